@@ -58,6 +58,7 @@ class TestCase:
 
     case_id: int
     values: dict[str, Any]
+    raw: dict[str, str] = field(default_factory=dict, compare=False)   # cell text as written in the CSV
 
 
 @dataclass

@@ -1,0 +1,226 @@
+"""Output comparison: counts, shapes, dtypes, non-finite pattern, values, input mutation.
+
+Runs inside the sandboxed case worker (it imports torch); nothing here executes candidate code.
+
+Tolerance rule (NPUKernelBench's default, evaluation-methodology §1.2): an element fails only when
+``|ref - out| > atol`` *and* ``|ref - out| / (|ref| + 1e-7) > rtol``. The per-dtype defaults are about one
+unit in the last place of the dtype (fp16 ~ 2^-10, bf16 2^-7); fp32 is 1e-4 rather than NKB's 1e-3 so that a
+silent fp32 -> fp16 downgrade (relative error ~5e-4) is caught. Integer and bool outputs must match exactly.
+Non-finite values must sit at the same positions as in the reference (positional NaN/+Inf/-Inf matching),
+even where a task's own ``custom_check_precision`` would let NaN through.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+from .model import Verdict
+
+#: dtype name -> (atol, rtol); overridable per run (spec evaluation.tolerances).
+DEFAULT_TOLERANCES: dict[str, tuple[float, float]] = {
+    "float16": (1e-3, 1e-3),
+    "bfloat16": (2 ** -7, 2 ** -7),
+    "float32": (1e-4, 1e-4),
+    "float64": (1e-7, 1e-7),
+    "complex64": (1e-4, 1e-4),
+    "complex128": (1e-7, 1e-7),
+}
+REL_EPS = 1e-7
+
+
+def dtype_name(dtype: Any) -> str:
+    return str(dtype).replace("torch.", "")
+
+
+def tolerance_for(dtype: Any, overrides: Mapping[str, Any] | None = None) -> tuple[float, float]:
+    """(atol, rtol) for a dtype; overrides map dtype name -> {"atol", "rtol"} or (atol, rtol)."""
+    name = dtype_name(dtype)
+    aliases = {"half": "float16", "float": "float32", "double": "float64", "bf16": "bfloat16",
+               "fp16": "float16", "fp32": "float32"}
+    if overrides:
+        for key, tol in overrides.items():
+            if aliases.get(key, key) == name:
+                if isinstance(tol, Mapping):
+                    base = DEFAULT_TOLERANCES.get(name, (0.0, 0.0))
+                    return float(tol.get("atol", base[0])), float(tol.get("rtol", base[1]))
+                return float(tol[0]), float(tol[1])
+    return DEFAULT_TOLERANCES.get(name, (0.0, 0.0))
+
+
+@dataclass
+class Check:
+    verdict: Verdict
+    message: str = ""
+    max_abs_err: float | None = None
+    max_rel_err: float | None = None
+    mismatch_fraction: float | None = None
+
+
+def as_list(value: Any) -> list[Any]:
+    if isinstance(value, (list, tuple)):
+        return list(value)
+    return [value]
+
+
+def _bits_equal(a, b) -> bool:
+    import torch
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return False
+    a, b = a.detach().cpu().contiguous(), b.detach().cpu().contiguous()
+    if a.numel() == 0:
+        return True
+    return torch.equal(a.view(torch.uint8) if a.dtype != torch.bool else a,
+                       b.view(torch.uint8) if b.dtype != torch.bool else b)
+
+
+def _nonfinite_check(i: int, ref, out) -> Check | None:
+    import torch
+    if not (ref.is_floating_point() or ref.is_complex()):
+        return None
+    r, o = (torch.view_as_real(ref), torch.view_as_real(out)) if ref.is_complex() else (ref, out)
+    for name, fn in (("NaN", torch.isnan), ("+Inf", lambda t: torch.isposinf(t)),
+                     ("-Inf", lambda t: torch.isneginf(t))):
+        rm, om = fn(r), fn(o)
+        diff = rm ^ om
+        if bool(diff.any()):
+            n = int(diff.sum())
+            first = tuple(int(x) for x in diff.nonzero()[0].tolist())
+            return Check(Verdict.NAN_MISMATCH,
+                         f"output {i}: {name} pattern differs from the reference at {n} element(s), first at "
+                         f"index {list(first)} (reference {r[first].item()!r}, candidate {o[first].item()!r})")
+    return None
+
+
+def _value_check(i: int, ref, out, overrides) -> Check:
+    import torch
+    if ref.dtype == torch.bool or not (ref.is_floating_point() or ref.is_complex()):
+        r, o = ref.to(torch.int64), out.to(torch.int64)
+        bad = r != o
+        n = int(bad.sum())
+        abs_err = float((r - o).abs().max()) if r.numel() else 0.0
+        frac = n / max(1, r.numel())
+        if n:
+            first = [int(x) for x in bad.nonzero()[0].tolist()]
+            return Check(Verdict.VALUE_MISMATCH,
+                         f"output {i}: {n}/{r.numel()} elements differ (exact match required for "
+                         f"{dtype_name(ref.dtype)}), first at {first}: reference {r[tuple(first)].item()}, "
+                         f"candidate {o[tuple(first)].item()}", abs_err, None, frac)
+        return Check(Verdict.OK, "", abs_err, 0.0, 0.0)
+    atol, rtol = tolerance_for(ref.dtype, overrides)
+    wide = torch.complex128 if ref.is_complex() else torch.float64
+    r, o = ref.to(wide), out.to(wide)
+    finite = torch.isfinite(r) & torch.isfinite(o)
+    abs_d = torch.where(finite, (r - o).abs(), torch.zeros((), dtype=torch.float64))
+    rel_d = abs_d / (r.abs() + REL_EPS)
+    bad = (abs_d > atol) & (rel_d > rtol)
+    n = int(bad.sum())
+    max_abs = float(abs_d.max()) if abs_d.numel() else 0.0
+    max_rel = float(rel_d.max()) if rel_d.numel() else 0.0
+    frac = n / max(1, r.numel())
+    if n:
+        first = tuple(int(x) for x in bad.nonzero()[0].tolist())
+        return Check(Verdict.VALUE_MISMATCH,
+                     f"output {i}: {n}/{r.numel()} elements outside tolerance (atol={atol:g}, rtol={rtol:g}, "
+                     f"{dtype_name(ref.dtype)}); max abs err {max_abs:.3g}, max rel err {max_rel:.3g}; first at "
+                     f"{list(first)}: reference {ref[first].item()!r}, candidate {out[first].item()!r}",
+                     max_abs, max_rel, frac)
+    return Check(Verdict.OK, "", max_abs, max_rel, 0.0)
+
+
+def _max_of(x: Any) -> float | None:
+    try:
+        import torch
+        if isinstance(x, torch.Tensor):
+            return float(x.detach().to(torch.float64).abs().max()) if x.numel() else 0.0
+        if isinstance(x, (list, tuple)):
+            vals = [v for v in (_max_of(e) for e in x) if v is not None]
+            return max(vals) if vals else None
+        return float(x)
+    except Exception:
+        return None
+
+
+def compare(ref_raw: Any, out_raw: Any, *, tolerances: Mapping[str, Any] | None = None,
+            custom_check: Callable[..., Any] | None = None, row: Any = None) -> Check:
+    """Compare the candidate's outputs with the reference's. Both are a tensor or a tuple/list of them."""
+    import torch
+    refs, outs = as_list(ref_raw), as_list(out_raw)
+    if len(refs) != len(outs):
+        return Check(Verdict.SHAPE_MISMATCH, f"candidate returned {len(outs)} output(s), reference {len(refs)}")
+    cpu_outs = []
+    for i, (r, o) in enumerate(zip(refs, outs)):
+        if isinstance(r, torch.Tensor):
+            if not isinstance(o, torch.Tensor):
+                return Check(Verdict.SHAPE_MISMATCH, f"output {i}: candidate returned {type(o).__name__}, "
+                                                     f"expected a tensor of shape {list(r.shape)}")
+            o = o.detach().cpu()
+            if tuple(o.shape) != tuple(r.shape):
+                return Check(Verdict.SHAPE_MISMATCH,
+                             f"output {i}: shape {list(o.shape)}, expected {list(r.shape)}")
+            if custom_check is None and o.dtype != r.dtype:
+                return Check(Verdict.DTYPE_MISMATCH,
+                             f"output {i}: dtype {dtype_name(o.dtype)}, expected {dtype_name(r.dtype)}")
+            if o.dtype == r.dtype or (o.is_floating_point() and r.is_floating_point()):
+                nf = _nonfinite_check(i, r, o.to(r.dtype) if o.dtype != r.dtype else o)
+                if nf:
+                    return nf
+        cpu_outs.append(o)
+    if custom_check is not None:
+        out_for_check = cpu_outs if isinstance(out_raw, (list, tuple)) else cpu_outs[0]
+        try:
+            res = custom_check(row, ref_raw, out_for_check)
+        except Exception as e:  # a task checker that raises on the candidate's output counts against it
+            return Check(Verdict.VALUE_MISMATCH, f"task custom_check_precision raised {type(e).__name__}: {e}")
+        ok, abs_d, rel_d = (res if isinstance(res, (tuple, list)) else (res, None, None))[:3]
+        max_abs, max_rel = _max_of(abs_d), _max_of(rel_d)
+        if not bool(ok):
+            return Check(Verdict.VALUE_MISMATCH,
+                         f"task custom_check_precision rejected the output (max abs err {max_abs}, "
+                         f"max rel err {max_rel})", max_abs, max_rel)
+        return Check(Verdict.OK, "", max_abs, max_rel, 0.0)
+    worst = Check(Verdict.OK, "", 0.0, 0.0, 0.0)
+    for i, (r, o) in enumerate(zip(refs, cpu_outs)):
+        if not isinstance(r, torch.Tensor):
+            if r != o and not (isinstance(r, float) and isinstance(o, float) and abs(r - o) <= 1e-6 * max(1, abs(r))):
+                return Check(Verdict.VALUE_MISMATCH, f"output {i}: {o!r}, expected {r!r}")
+            continue
+        c = _value_check(i, r, o, tolerances)
+        if c.verdict != Verdict.OK:
+            return c
+        worst.max_abs_err = max(worst.max_abs_err or 0.0, c.max_abs_err or 0.0)
+        worst.max_rel_err = max(worst.max_rel_err or 0.0, c.max_rel_err or 0.0)
+    return worst
+
+
+def nkb_check_precision(outputs: Any, outputs_new: Any, max_abs_error: float = 1e-3,
+                        max_rel_error: float = 1e-3) -> tuple[int, Any, Any]:
+    """NPUKernelBench's default element rule, re-implemented from its description (npukernelbench-format §1.5).
+
+    Returns (pass01, abs_diff, rel_diff). Used by task checkers that call ``framework.utils.check_precision``.
+    """
+    import torch
+    refs, outs = as_list(outputs), as_list(outputs_new)
+    if len(refs) != len(outs):
+        return 0, None, None
+    ok, abs_all, rel_all = 1, [], []
+    for r, o in zip(refs, outs):
+        r = torch.as_tensor(r).detach().cpu()
+        o = torch.as_tensor(o).detach().cpu()
+        if r.dtype == torch.bool:
+            r = r.to(torch.int32)
+        if o.dtype == torch.bool:
+            o = o.to(torch.int32)
+        wide = torch.complex128 if (r.is_complex() or o.is_complex()) else torch.float64
+        r64, o64 = r.to(wide), o.to(wide)
+        abs_d = (r64 - o64).abs()
+        rel_d = abs_d / (r64.abs() + REL_EPS)
+        if not (torch.isfinite(r64).all() and torch.isfinite(o64).all() and torch.isfinite(abs_d).all()
+                and torch.isfinite(rel_d).all()):
+            ok = 0
+        elif bool(((abs_d > max_abs_error) & (rel_d > max_rel_error)).any()):
+            ok = 0
+        abs_all.append(abs_d)
+        rel_all.append(rel_d)
+    if len(abs_all) == 1:
+        return ok, abs_all[0], rel_all[0]
+    return ok, abs_all, rel_all

@@ -1,0 +1,1 @@
+"""Compatibility package: NPUKernelBench task checkers import `framework.utils.check_precision`."""
