@@ -56,6 +56,20 @@ class SpecModel(BaseModel):
     # The same constraint must be enforced in Python by a model validator that raises `field_error`.
     cel_rules: ClassVar[list[dict[str, str]]] = []
 
+    @classmethod
+    def crd_rules(cls) -> list[dict[str, str]]:
+        """The CEL rules of this object in the CRD."""
+        return list(cls.cel_rules)
+
+    @classmethod
+    def __get_pydantic_json_schema__(cls, core_schema: Any, handler: Any) -> dict[str, Any]:
+        schema = handler(core_schema)
+        target = handler.resolve_ref_schema(schema)
+        rules = cls.crd_rules()
+        if rules:
+            target["x-kubernetes-validations"] = rules
+        return schema
+
     def to_yaml_dict(self) -> dict[str, Any]:
         """The object as it appears in YAML: camelCase keys, unset optional fields left out."""
         return self.model_dump(by_alias=True, exclude_none=True, mode="json")
@@ -317,6 +331,12 @@ class RunControls(SpecModel):
     # Spec fields (camelCase) that cannot change after creation; each kind lists its own.
     immutable_fields: ClassVar[tuple[str, ...]] = ()
 
+    @classmethod
+    def crd_rules(cls) -> list[dict[str, str]]:
+        return (
+            list(cls.common_cel_rules) + [immutability_rule(f) for f in cls.immutable_fields] + list(cls.cel_rules)
+        )
+
 
 # Shared by BenchRun.generator and CoTBuild.teacher.
 
@@ -412,12 +432,22 @@ class RunStatus(SpecModel):
 
     observed_generation: int | None = Field(default=None, description="Last metadata.generation acted on.")
     phase: Phase | None = Field(default=None, description="Pending, Suspended, Running, Succeeded or Failed.")
-    conditions: list[Condition] = Field(default_factory=list, max_length=16, description="Conditions, one per type.")
+    conditions: list[Condition] = Field(
+        default_factory=list,
+        max_length=16,
+        description="Conditions, one per type (authoritative; phase is derived from them).",
+        json_schema_extra={"x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["type"]},
+    )
     start_time: datetime | None = Field(default=None, description="First transition to Running; reset on resume.")
     completion_time: datetime | None = Field(default=None, description="When the run finished.")
     restarts: int = Field(default=0, description="Whole-run restarts so far.")
     current_stage: ShortStr | None = Field(default=None, description="Stage now running.")
-    stages: list[StageStatus] = Field(default_factory=list, max_length=16, description="Per-stage status.")
+    stages: list[StageStatus] = Field(
+        default_factory=list,
+        max_length=16,
+        description="Per-stage status.",
+        json_schema_extra={"x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["name"]},
+    )
     progress: Progress | None = Field(default=None, description="Progress of the current stage.")
     outputs: Outputs | None = Field(default=None, description="Where the results are.")
 
