@@ -1,0 +1,24 @@
+import torch
+import torch.nn as nn
+
+try:  # registers the NPU device on Ascend hosts; absent on CPU-only machines and in the simulator
+    import torch_npu  # noqa: F401
+except ImportError:
+    pass
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, condition: torch.Tensor, x: torch.Tensor, y: torch.Tensor):
+        return torch.where(condition, x, y)
+
+
+class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, condition: torch.Tensor, x: torch.Tensor, y: torch.Tensor):
+        import kernel_gen_ops
+        return kernel_gen_ops.where(condition, x, y)

@@ -1,0 +1,142 @@
+#include "kernel_operator.h"
+
+using namespace AscendC;
+
+namespace {
+constexpr int32_t BUFFER_NUM = 2;
+
+template <typename A, typename B> struct IsSame { static constexpr bool value = false; };
+template <typename A> struct IsSame<A, A> { static constexpr bool value = true; };
+
+__aicore__ inline uint32_t RoundUp(uint32_t value, uint32_t unit)
+{
+    return (value + unit - 1) / unit * unit;
+}
+
+// Element range [offset, offset + length) owned by this core: whole 32-byte blocks, the first bigCoreNum cores
+// take one block more, the last used core stops at total.
+__aicore__ inline void CoreRange(uint32_t total, uint32_t bigCoreNum, uint32_t smallLen, uint32_t blockElems,
+                                 uint32_t& offset, uint32_t& length)
+{
+    uint32_t idx = static_cast<uint32_t>(GetBlockIdx());
+    uint32_t bigLen = smallLen + blockElems;
+    if (idx < bigCoreNum) {
+        offset = idx * bigLen;
+        length = bigLen;
+    } else {
+        offset = bigCoreNum * bigLen + (idx - bigCoreNum) * smallLen;
+        length = smallLen;
+    }
+    if (offset >= total) {
+        length = 0;
+    } else if (offset + length > total) {
+        length = total - offset;
+    }
+}
+
+template <typename T>
+class MulKernel {
+public:
+    __aicore__ inline MulKernel() {}
+
+    __aicore__ inline void Init(GM_ADDR x1, GM_ADDR x2, GM_ADDR y, uint32_t offset, uint32_t length, uint32_t tileLength)
+    {
+        length_ = length;
+        tileLength_ = tileLength;
+        x1Gm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(x1) + offset, length);
+        x2Gm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(x2) + offset, length);
+        yGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(y) + offset, length);
+        pipe_.InitBuffer(x1Que_, BUFFER_NUM, tileLength * sizeof(T));
+        pipe_.InitBuffer(x2Que_, BUFFER_NUM, tileLength * sizeof(T));
+        pipe_.InitBuffer(outQue_, BUFFER_NUM, tileLength * sizeof(T));
+        if constexpr (IsSame<T, bfloat16_t>::value) {
+            pipe_.InitBuffer(wideA_, tileLength * sizeof(float));
+        }
+        if constexpr (IsSame<T, bfloat16_t>::value) {
+            pipe_.InitBuffer(wideB_, tileLength * sizeof(float));
+        }
+    }
+
+    __aicore__ inline void Process()
+    {
+        if (length_ == 0) {
+            return;
+        }
+        uint32_t tiles = (length_ + tileLength_ - 1) / tileLength_;
+        for (uint32_t i = 0; i < tiles; ++i) {
+            uint32_t count = (i + 1 == tiles) ? length_ - i * tileLength_ : tileLength_;
+            CopyIn(i, count);
+            Compute(count);
+            CopyOut(i, count);
+        }
+    }
+
+private:
+    __aicore__ inline void CopyIn(uint32_t tile, uint32_t count)
+    {
+        uint64_t start = static_cast<uint64_t>(tile) * tileLength_;
+        LocalTensor<T> x1 = x1Que_.AllocTensor<T>();
+        DataCopyPad(x1, x1Gm_[start], DataCopyExtParams{1, static_cast<uint32_t>(count * sizeof(T)), 0, 0, 0},
+                    DataCopyPadExtParams<T>{false, 0, 0, 0});
+        x1Que_.EnQue(x1);
+        LocalTensor<T> x2 = x2Que_.AllocTensor<T>();
+        DataCopyPad(x2, x2Gm_[start], DataCopyExtParams{1, static_cast<uint32_t>(count * sizeof(T)), 0, 0, 0},
+                    DataCopyPadExtParams<T>{false, 0, 0, 0});
+        x2Que_.EnQue(x2);
+    }
+
+    __aicore__ inline void Compute(uint32_t count)
+    {
+        LocalTensor<T> x1 = x1Que_.DeQue<T>();
+        LocalTensor<T> x2 = x2Que_.DeQue<T>();
+        LocalTensor<T> y = outQue_.AllocTensor<T>();
+        if constexpr (IsSame<T, bfloat16_t>::value) {
+            // No bf16 vector multiply on A2: widen, multiply in float32, round to nearest even once.
+            LocalTensor<float> wa = wideA_.Get<float>();
+            LocalTensor<float> wb = wideB_.Get<float>();
+            Cast(wa, x1, RoundMode::CAST_NONE, count);
+            Cast(wb, x2, RoundMode::CAST_NONE, count);
+            Mul(wa, wa, wb, count);
+            Cast(y, wa, RoundMode::CAST_RINT, count);
+        } else {
+            Mul(y, x1, x2, count);
+        }
+        outQue_.EnQue(y);
+        x1Que_.FreeTensor(x1);
+        x2Que_.FreeTensor(x2);
+    }
+
+    __aicore__ inline void CopyOut(uint32_t tile, uint32_t count)
+    {
+        uint64_t start = static_cast<uint64_t>(tile) * tileLength_;
+        LocalTensor<T> y = outQue_.DeQue<T>();
+        DataCopyExtParams copyParams{1, static_cast<uint32_t>(count * sizeof(T)), 0, 0, 0};
+        DataCopyPad(yGm_[start], y, copyParams);
+        outQue_.FreeTensor(y);
+    }
+
+    TPipe pipe_;
+    TQue<QuePosition::VECIN, BUFFER_NUM> x1Que_;
+    GlobalTensor<T> x1Gm_;
+    TQue<QuePosition::VECIN, BUFFER_NUM> x2Que_;
+    GlobalTensor<T> x2Gm_;
+    TQue<QuePosition::VECOUT, BUFFER_NUM> outQue_;
+    GlobalTensor<T> yGm_;
+    TBuf<QuePosition::VECCALC> wideA_;
+    TBuf<QuePosition::VECCALC> wideB_;
+    uint32_t length_ = 0;
+    uint32_t tileLength_ = 0;
+};
+} // namespace
+
+extern "C" __global__ __aicore__ void mul(GM_ADDR x1, GM_ADDR x2, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    GET_TILING_DATA(tilingData, tiling);
+    uint32_t offset = 0;
+    uint32_t length = 0;
+    CoreRange(tilingData.totalLength, tilingData.bigCoreNum, tilingData.smallCoreLength, tilingData.blockElems,
+              offset, length);
+    MulKernel<DTYPE_X1> op;
+    op.Init(x1, x2, y, offset, length, tilingData.tileLength);
+    op.Process();
+}

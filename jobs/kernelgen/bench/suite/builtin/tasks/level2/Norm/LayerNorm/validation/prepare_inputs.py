@@ -1,0 +1,50 @@
+import ast
+
+import torch
+
+
+def _cell(param, key, default=None):
+    """A CSV cell as a Python value: literals are parsed, bare words (dtype names, modes) stay strings."""
+    value = param.get(key, default)
+    if isinstance(value, str):
+        try:
+            return ast.literal_eval(value)
+        except (ValueError, SyntaxError):
+            return value.strip()
+    return value
+
+
+def _dtype(param):
+    return getattr(torch, str(_cell(param, 'dtype', 'float16')))
+
+
+def get_inputs(param, device=None):
+    shape = tuple(_cell(param, 'input_shape'))
+    dtype = _dtype(param)
+    x = torch.randn(shape, dtype=dtype, device=device) * 2 + 0.5
+    gamma = torch.rand(shape[-1], dtype=dtype, device=device) + 0.5
+    beta = torch.randn(shape[-1], dtype=dtype, device=device) * 0.1
+    return (x, gamma, beta, float(_cell(param, 'epsilon')))
+
+
+def get_init_inputs(param, device=None):
+    return []
+
+
+def _tolerance_factor(param):
+    return 2.0
+
+# Per-dtype relative tolerance in units of the dtype's epsilon; absolute below 1, relative above.
+_RTOL = {torch.float16: 2 ** -9, torch.bfloat16: 2 ** -8, torch.float32: 2 ** -11}
+
+
+def custom_check_precision(param, outputs, outputs_new):
+    rtol = _RTOL[_dtype(param)] * _tolerance_factor(param)
+    ref = outputs.to(torch.float32)
+    out = outputs_new.to(torch.float32)
+    abs_diff = torch.abs(ref - out)
+    bound = rtol * torch.clamp(torch.abs(ref), min=1.0)
+    finite_ok = bool(torch.equal(torch.isfinite(ref), torch.isfinite(out)))
+    is_pass = 1 if finite_ok and not bool(torch.any(abs_diff > bound)) else 0
+    rel_diff = abs_diff / (torch.abs(ref) + 1e-7)
+    return is_pass, abs_diff, rel_diff
