@@ -22,7 +22,9 @@ R = TypeVar("R", bound=Resource)
 def _read(path_or_text: str | Path | dict[str, Any]) -> tuple[Any, str | None]:
     if isinstance(path_or_text, dict):
         return path_or_text, None
-    if isinstance(path_or_text, Path) or ("\n" not in str(path_or_text) and Path(str(path_or_text)).is_file()):
+    text = str(path_or_text)
+    looks_like_path = "\n" not in text and (Path(text).is_file() or text.endswith((".yaml", ".yml", ".json")))
+    if isinstance(path_or_text, Path) or looks_like_path:
         path = Path(path_or_text)
         try:
             text = path.read_text(encoding="utf-8")

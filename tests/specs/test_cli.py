@@ -1,0 +1,59 @@
+"""`kernelgen validate` and `kernelgen crds generate` through the real command line."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import yaml
+from typer.testing import CliRunner
+
+from kernelgen.cli.main import app
+
+runner = CliRunner()
+
+
+def test_validate_ok(tmp_path, bench):
+    path = tmp_path / "b.yaml"
+    path.write_text(yaml.safe_dump(bench))
+    result = runner.invoke(app, ["validate", "-f", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "valid BenchRun 'br1'" in result.output
+
+
+def test_invalid_spec_exits_2_with_one_line_per_bad_field(tmp_path, bench):
+    bench["spec"]["evaluation"]["runTimeoutSeconds"] = -5
+    bench["spec"]["evaluation"]["backend"] = "gpu"
+    bench["spec"]["evalShards"] = 0
+    path = tmp_path / "bad.yaml"
+    path.write_text(yaml.safe_dump(bench))
+    # A separate process: the exit code and stderr a user sees.
+    proc = subprocess.run(
+        [sys.executable, "-m", "kernelgen.cli.main", "validate", "-f", str(path)],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 3, lines
+    assert all(line.startswith(f"{path}: spec.") for line in lines)
+    paths = sorted(line.split(": ")[1] for line in lines)
+    assert paths == ["spec.evalShards", "spec.evaluation.backend", "spec.evaluation.runTimeoutSeconds"]
+
+
+def test_missing_file_exits_2(tmp_path):
+    result = runner.invoke(app, ["validate", "-f", str(tmp_path / "nope.yaml")])
+    assert result.exit_code == 2
+
+
+def test_version():
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0 and result.output.startswith("kernelgen ")
+
+
+def test_crds_generate_and_check(tmp_path):
+    out = tmp_path / "crds"
+    assert runner.invoke(app, ["crds", "generate", "--check", "-o", str(out)]).exit_code == 1
+    result = runner.invoke(app, ["crds", "generate", "-o", str(out)])
+    assert result.exit_code == 0
+    assert sorted(p.name for p in out.iterdir()) == ["benchruns.yaml", "cotbuilds.yaml", "trainruns.yaml"]
+    assert runner.invoke(app, ["crds", "generate", "--check", "-o", str(out)]).exit_code == 0
