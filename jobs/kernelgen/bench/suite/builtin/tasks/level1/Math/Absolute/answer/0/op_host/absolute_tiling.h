@@ -1,11 +1,11 @@
-#ifndef ABS_TILING_H
-#define ABS_TILING_H
+#ifndef ABSOLUTE_TILING_H
+#define ABSOLUTE_TILING_H
 #include "register/tilingdata_base.h"
 
 namespace optiling {
 // Flat element-wise split: every core gets a run of whole 32-byte blocks; the first bigCoreNum cores take one
 // block more than the others, and the last used core clips its run at totalLength.
-BEGIN_TILING_DATA_DEF(AbsTilingData)
+BEGIN_TILING_DATA_DEF(AbsoluteTilingData)
     TILING_DATA_FIELD_DEF(uint32_t, totalLength);
     TILING_DATA_FIELD_DEF(uint32_t, bigCoreNum);
     TILING_DATA_FIELD_DEF(uint32_t, smallCoreLength);
@@ -13,6 +13,6 @@ BEGIN_TILING_DATA_DEF(AbsTilingData)
     TILING_DATA_FIELD_DEF(uint32_t, tileLength);
 END_TILING_DATA_DEF;
 
-REGISTER_TILING_DATA_CLASS(Abs, AbsTilingData)
+REGISTER_TILING_DATA_CLASS(Absolute, AbsoluteTilingData)
 } // namespace optiling
-#endif // ABS_TILING_H
+#endif // ABSOLUTE_TILING_H

@@ -35,9 +35,9 @@ __aicore__ inline void CoreRange(uint32_t total, uint32_t bigCoreNum, uint32_t s
 }
 
 template <typename T>
-class AbsKernel {
+class AbsoluteKernel {
 public:
-    __aicore__ inline AbsKernel() {}
+    __aicore__ inline AbsoluteKernel() {}
 
     __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, uint32_t offset, uint32_t length, uint32_t tileLength)
     {
@@ -117,14 +117,14 @@ private:
 };
 } // namespace
 
-extern "C" __global__ __aicore__ void abs(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+extern "C" __global__ __aicore__ void absolute(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
 {
     GET_TILING_DATA(tilingData, tiling);
     uint32_t offset = 0;
     uint32_t length = 0;
     CoreRange(tilingData.totalLength, tilingData.bigCoreNum, tilingData.smallCoreLength, tilingData.blockElems,
               offset, length);
-    AbsKernel<DTYPE_X> op;
+    AbsoluteKernel<DTYPE_X> op;
     op.Init(x, y, offset, length, tilingData.tileLength);
     op.Process();
 }

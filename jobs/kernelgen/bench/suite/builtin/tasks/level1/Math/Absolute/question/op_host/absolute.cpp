@@ -10,9 +10,9 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context)
 } // namespace optiling
 
 namespace ops {
-class Abs : public OpDef {
+class Absolute : public OpDef {
 public:
-    explicit Abs(const char* name) : OpDef(name)
+    explicit Absolute(const char* name) : OpDef(name)
     {
         this->Input("x")
             .ParamType(REQUIRED)
@@ -31,5 +31,5 @@ public:
     }
 };
 
-OP_ADD(Abs);
+OP_ADD(Absolute);
 } // namespace ops

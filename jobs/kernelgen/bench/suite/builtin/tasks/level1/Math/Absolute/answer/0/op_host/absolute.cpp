@@ -1,5 +1,5 @@
 #include <algorithm>
-#include "abs_tiling.h"
+#include "absolute_tiling.h"
 #include "register/op_def_registry.h"
 #include "tiling/platform/platform_ascendc.h"
 
@@ -34,7 +34,7 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context)
     uint32_t tile = static_cast<uint32_t>(ubSize / bytesPerElem) / TILE_ALIGN_ELEMS * TILE_ALIGN_ELEMS;
     tile = std::min(tile, MAX_TILE_ELEMS);
 
-    AbsTilingData tiling;
+    AbsoluteTilingData tiling;
     tiling.set_totalLength(total);
     tiling.set_bigCoreNum(bigCoreNum);
     tiling.set_smallCoreLength(smallBlocks * blockElems);
@@ -50,9 +50,9 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context)
 } // namespace optiling
 
 namespace ops {
-class Abs : public OpDef {
+class Absolute : public OpDef {
 public:
-    explicit Abs(const char* name) : OpDef(name)
+    explicit Absolute(const char* name) : OpDef(name)
     {
         this->Input("x")
             .ParamType(REQUIRED)
@@ -71,5 +71,5 @@ public:
     }
 };
 
-OP_ADD(Abs);
+OP_ADD(Absolute);
 } // namespace ops
