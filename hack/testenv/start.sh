@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Starts the hermetic test cluster in the foreground (builds the binaries first if needed); Ctrl-C tears it down.
+#   hack/testenv/start.sh [--ascend-nodes N] [--cpu-nodes N] [--workdir DIR]
+# It prints the KUBECONFIG to export in another shell.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+bin="$(bash "$here/build.sh" | tail -1)"
+exec python3 "$here/cluster.py" --bin-dir "$bin" "$@"

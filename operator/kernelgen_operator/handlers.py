@@ -1,0 +1,200 @@
+"""kopf wiring: every trigger ends in the same idempotent `Reconciler.reconcile` of one run.
+
+Triggers: create / resume / update (spec) of a run; watch events of child Jobs (labelled kernelgen.ai/run); a
+CoTBuild's events (to wake TrainRuns that wait for it); and an operator-wide resync loop that re-reconciles
+unfinished runs every `timer_interval` seconds and finished ones when their TTL is due. The resync loop replaces
+`kopf.timer` on purpose: kopf puts a finalizer on every object that has a timer or daemon, and this operator uses
+none (garbage collection removes children; a run can always be deleted, even with the operator down).
+
+Reconciles run on a thread pool (the Kubernetes client is synchronous) under a per-run lock, so two triggers for
+the same run never interleave their writes.
+
+Run with `python -m kernelgen_operator` (or `kopf run -m kernelgen_operator.handlers --standalone -A`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+import os
+import threading
+import time
+from typing import Any
+
+import kopf
+from kubernetes import config as kube_config
+from kubernetes.client.rest import ApiException
+
+from kernelgen_operator import metrics
+from kernelgen_operator.children import LABEL_RUN
+from kernelgen_operator.config import load_config
+from kernelgen_operator.kube import GROUP, PLURALS, VERSION, Kube
+from kernelgen_operator.reconcile import Reconciler
+
+log = logging.getLogger("kernelgen_operator")
+CONFIG = load_config()
+KIND_OF_PLURAL = {v: k for k, v in PLURALS.items()}
+
+
+class _Runtime:
+    """Process-wide state: the API client, the thread pool, per-run locks, resync bookkeeping."""
+
+    def __init__(self) -> None:
+        self.reconciler: Reconciler | None = None
+        self.pool: concurrent.futures.ThreadPoolExecutor | None = None
+        self._locks: dict[tuple[str, str, str], threading.Lock] = {}
+        self._locks_guard = threading.Lock()
+        self.due: dict[tuple[str, str, str], float] = {}   # run -> monotonic time of its next reconcile
+        self.waiters: dict[tuple[str, str], set[str]] = {}  # (ns, CoTBuild) -> TrainRuns waiting for it
+        self.resync_task: asyncio.Task | None = None
+        self.running: set[tuple[str, str, str]] = set()  # touched only from the event loop
+        self.dirty: set[tuple[str, str, str]] = set()
+
+    def lock(self, key: tuple[str, str, str]) -> threading.Lock:
+        with self._locks_guard:
+            return self._locks.setdefault(key, threading.Lock())
+
+    def forget(self, key: tuple[str, str, str]) -> None:
+        with self._locks_guard:
+            self._locks.pop(key, None)
+        self.due.pop(key, None)
+
+
+RT = _Runtime()
+
+
+def _reconcile_sync(kind: str, ns: str, name: str) -> None:
+    assert RT.reconciler is not None
+    key = (kind, ns, name)
+    with RT.lock(key):
+        out = RT.reconciler.reconcile(kind, ns, name)
+    if out.action in ("gone", "ttl-deleted"):
+        RT.forget(key)
+        return
+    if out.requeue_after is not None:
+        RT.due[key] = time.monotonic() + out.requeue_after
+    if out.waiting_on is not None:
+        RT.waiters.setdefault(out.waiting_on, set()).add(name)
+    log.debug("reconciled %s %s/%s: %s", kind, ns, name, out.action)
+
+
+async def reconcile(kind: str, ns: str, name: str) -> None:
+    """Reconcile a run; triggers that arrive while it is already being reconciled coalesce into one more pass."""
+    key = (kind, ns, name)
+    if key in RT.running:
+        RT.dirty.add(key)
+        return
+    RT.running.add(key)
+    loop = asyncio.get_running_loop()
+    try:
+        while True:
+            RT.dirty.discard(key)
+            await loop.run_in_executor(RT.pool, _reconcile_sync, kind, ns, name)
+            if key not in RT.dirty:
+                break
+    except ApiException as e:
+        # Conflicts, throttling, a restarting apiserver: retry soon; the reconcile is idempotent.
+        RT.due[key] = time.monotonic() + 2
+        raise kopf.TemporaryError(f"API error {e.status}: {e.reason}", delay=2) from e
+    finally:
+        RT.running.discard(key)
+
+
+# ------------------------------------------------------------------------------------------------------ startup
+
+@kopf.on.startup()
+async def _startup(settings: kopf.OperatorSettings, **_: Any) -> None:
+    settings.persistence.progress_storage = kopf.AnnotationsProgressStorage(prefix=GROUP)
+    settings.persistence.diffbase_storage = kopf.AnnotationsDiffBaseStorage(
+        prefix=GROUP, key="last-handled-configuration")
+    settings.posting.level = logging.WARNING
+    settings.watching.server_timeout = float(os.environ.get("KERNELGEN_WATCH_TIMEOUT", "300"))
+    settings.watching.client_timeout = settings.watching.server_timeout + 30
+    settings.networking.request_timeout = 60
+    settings.execution.max_workers = CONFIG.workers
+    settings.batching.worker_limit = None
+    try:
+        kube_config.load_incluster_config()
+    except kube_config.ConfigException:
+        kube_config.load_kube_config()
+    RT.reconciler = Reconciler(Kube(), CONFIG)
+    RT.pool = concurrent.futures.ThreadPoolExecutor(max_workers=CONFIG.workers, thread_name_prefix="reconcile")
+    if CONFIG.metrics_port:
+        metrics.serve(CONFIG.metrics_port)
+    RT.resync_task = asyncio.get_running_loop().create_task(_resync_loop())
+
+
+@kopf.on.cleanup()
+async def _cleanup(**_: Any) -> None:
+    if RT.resync_task is not None:
+        RT.resync_task.cancel()
+    if RT.pool is not None:
+        RT.pool.shutdown(wait=False, cancel_futures=True)
+
+
+async def _resync_loop() -> None:
+    """Level-triggered safety net: unfinished runs every timer_interval, others when a requeue is due."""
+    last_full = time.monotonic()
+    while True:
+        await asyncio.sleep(0.5)
+        now = time.monotonic()
+        keys = {k for k, t in list(RT.due.items()) if t <= now}
+        if now - last_full >= CONFIG.timer_interval:
+            last_full = now
+            keys |= {(s.kind, s.namespace, s.name) for s in metrics.STORE.snapshot()
+                     if not s.terminal or s.ttl_due is not None}
+        for key in keys:
+            RT.due.pop(key, None)
+        if keys:
+            results = await asyncio.gather(*(reconcile(*k) for k in keys), return_exceptions=True)
+            for key, r in zip(keys, results):
+                if isinstance(r, BaseException):
+                    log.warning("resync of %s %s/%s failed: %s", *key, r)
+                    RT.due[key] = time.monotonic() + 5
+
+
+# ------------------------------------------------------------------------------------------------------ runs
+
+def _register(plural: str) -> None:
+    kind = KIND_OF_PLURAL[plural]
+
+    async def on_change(name: str, namespace: str, **_: Any) -> None:
+        await reconcile(kind, namespace, name)
+
+    async def on_event(event: dict[str, Any], body: Any, **_: Any) -> None:
+        meta = body.get("metadata") or {}
+        key = (kind, meta.get("namespace", ""), meta.get("name", ""))
+        if event.get("type") == "DELETED":
+            metrics.STORE.remove(*key)
+            RT.forget(key)
+            return
+        metrics.STORE.put(metrics.state_from_body(kind, dict(body)))
+        if kind == "CoTBuild":
+            waiting = RT.waiters.get((key[1], key[2]))
+            conds = (body.get("status") or {}).get("conditions") or []
+            if waiting and any(c.get("type") in ("Complete", "Failed") and c.get("status") == "True" for c in conds):
+                for trun in list(waiting):
+                    RT.due[("TrainRun", key[1], trun)] = 0.0
+                RT.waiters.pop((key[1], key[2]), None)
+
+    kopf.on.create(GROUP, VERSION, plural, id="reconcile")(on_change)
+    kopf.on.resume(GROUP, VERSION, plural, id="reconcile")(on_change)
+    kopf.on.update(GROUP, VERSION, plural, id="reconcile", field="spec")(on_change)
+    kopf.on.event(GROUP, VERSION, plural, id="observe")(on_event)
+
+
+for _plural in PLURALS.values():
+    _register(_plural)
+
+
+@kopf.on.event("batch", "v1", "jobs", labels={LABEL_RUN: kopf.PRESENT})
+async def child_job_event(body: Any, **_: Any) -> None:
+    meta = body.get("metadata") or {}
+    for ref in meta.get("ownerReferences") or []:
+        if ref.get("controller") and ref.get("apiVersion") == f"{GROUP}/{VERSION}" and ref.get("kind") in PLURALS:
+            try:
+                await reconcile(ref["kind"], meta["namespace"], ref["name"])
+            except kopf.TemporaryError as e:
+                RT.due[(ref["kind"], meta["namespace"], ref["name"])] = time.monotonic() + 2
+                log.info("reconcile after Job event deferred: %s", e)
