@@ -69,8 +69,11 @@ def _is_load_problem(e: BaseException) -> bool:
     return False
 
 
+_OOM_MARKERS = ("Cannot allocate memory", "can't allocate memory", "out of memory", "bad_alloc")
+
+
 def _classify_candidate(e: BaseException, stage: str) -> Outcome:
-    if isinstance(e, MemoryError):
+    if isinstance(e, MemoryError) or any(m in str(e) for m in _OOM_MARKERS):
         return Outcome("memory_exceeded", f"{stage}: out of memory ({_one_line(e)})", _tail(e))
     if _is_load_problem(e):
         return Outcome("load_error", f"{stage}: {_one_line(e)}", _tail(e))
