@@ -1,0 +1,200 @@
+"""Execution-based preference pairs from BenchRun records (paper §4.2.2, Table 4).
+
+Each generated sample of a task is classed by what its test cases did:
+- Green: every case ran and matched the reference;
+- Orange: it compiled but at least one case failed (wrong values, crash, timeout: "compile-pass but
+  execution-fail" in Table 4);
+- Purple: no code could be extracted or it did not compile ("compile-fail").
+Samples touched by harness failures (``infra_error``) or without any record are left out.
+
+Per task, Green responses are preferred to the negatives that the strategy selects. Pairs are deduplicated by
+response text and balanced: each Green and each negative is used as evenly as possible, and with
+``green-vs-both`` the two negative classes alternate, up to ``max_pairs_per_task``.
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable
+
+from kernelgen.bench.model import CandidateRecord, EvalRecord, Verdict
+from kernelgen.train import artifacts
+from kernelgen.train.data import inline_reasoning
+
+GREEN, ORANGE, PURPLE = "green", "orange", "purple"
+STRATEGIES: dict[str, tuple[str, ...]] = {
+    "green-vs-orange": (ORANGE,),
+    "green-vs-purple": (PURPLE,),
+    "green-vs-both": (ORANGE, PURPLE),
+}
+PromptBuilder = Callable[[str], list[dict[str, str]]]
+
+
+def _from_dict(cls: type, row: dict[str, Any]) -> Any:
+    names = {f.name for f in dataclasses.fields(cls)}
+    return cls(**{k: v for k, v in row.items() if k in names})
+
+
+def _jsonl(uri: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in artifacts.read_bytes(uri).decode().splitlines() if line.strip()]
+
+
+def load_run(run_uri: str) -> tuple[list[EvalRecord], list[CandidateRecord]]:
+    """records.jsonl and candidates.jsonl of one BenchRun output."""
+    records = [_from_dict(EvalRecord, r) for r in _jsonl(artifacts.join(run_uri, "records.jsonl"))]
+    candidates = [_from_dict(CandidateRecord, r) for r in _jsonl(artifacts.join(run_uri, "candidates.jsonl"))]
+    return records, candidates
+
+
+def classify(records: Iterable[EvalRecord]) -> str | None:
+    """Green/Orange/Purple for all case records of one (task, sample); None when it cannot be judged."""
+    verdicts = [Verdict(r.verdict) for r in records]
+    if not verdicts or Verdict.INFRA_ERROR in verdicts:
+        return None
+    if all(v is Verdict.OK for v in verdicts):
+        return GREEN
+    if any(not v.compiled for v in verdicts):
+        return PURPLE
+    return ORANGE
+
+
+def response_text(candidate: CandidateRecord) -> str:
+    """What the model said (reasoning inline); reference/file candidates are rendered as code blocks."""
+    if candidate.response:
+        return inline_reasoning(candidate.response, candidate.reasoning)
+    blocks = [f"```cpp\n// {path}\n{text.rstrip()}\n```" for path, text in sorted(candidate.files.items())]
+    return "\n\n".join(blocks)
+
+
+def prompt_of(candidate: CandidateRecord) -> list[dict[str, str]] | None:
+    """The generation prompt, when the generator recorded it in the candidate's meta."""
+    meta = candidate.meta or {}
+    if isinstance(meta.get("messages"), list):
+        return [{"role": m["role"], "content": m["content"]} for m in meta["messages"]]
+    if isinstance(meta.get("prompt"), str):
+        return [{"role": "user", "content": meta["prompt"]}]
+    return None
+
+
+@dataclass
+class _Sample:
+    run: str
+    sample: int
+    cls: str
+    text: str
+    sha256: str
+    candidate_sha256: str
+    duplicates: list[int] = field(default_factory=list)
+
+
+@dataclass
+class PreferenceSet:
+    rows: list[dict[str, Any]]
+    manifest: dict[str, Any]
+
+
+def _balanced_pairs(greens: list[_Sample], negatives: list[_Sample], limit: int) -> list[tuple[_Sample, _Sample]]:
+    """Pick up to `limit` distinct (green, negative) pairs, spreading use over samples and negative classes."""
+    candidates = [(i, j) for i in range(len(greens)) for j in range(len(negatives))
+                  if greens[i].sha256 != negatives[j].sha256]
+    uses_g, uses_n, uses_cls = [0] * len(greens), [0] * len(negatives), defaultdict(int)
+    chosen: list[tuple[_Sample, _Sample]] = []
+    while candidates and len(chosen) < limit:
+        best = min(candidates, key=lambda p: (uses_cls[negatives[p[1]].cls], uses_g[p[0]] + uses_n[p[1]],
+                                              max(uses_g[p[0]], uses_n[p[1]]), p))
+        candidates.remove(best)
+        i, j = best
+        uses_g[i] += 1
+        uses_n[j] += 1
+        uses_cls[negatives[j].cls] += 1
+        chosen.append((greens[i], negatives[j]))
+    return chosen
+
+
+def build(runs: list[tuple[str, list[EvalRecord], list[CandidateRecord]]], *, strategy: str = "green-vs-both",
+          max_pairs_per_task: int = 16, prompt_builder: PromptBuilder | None = None) -> PreferenceSet:
+    """Preference pairs from one or more BenchRuns, given as (run uri, records, candidates)."""
+    if strategy not in STRATEGIES:
+        raise ValueError(f"strategy must be one of {sorted(STRATEGIES)}, not {strategy!r}")
+    negative_classes = STRATEGIES[strategy]
+    by_task: dict[str, dict[str, _Sample]] = defaultdict(dict)   # task -> text sha -> sample
+    prompts: dict[str, list[dict[str, str]]] = {}
+    counts = {GREEN: 0, ORANGE: 0, PURPLE: 0, "unjudged": 0, "duplicates": 0}
+    run_names = []
+    for run_uri, records, candidates in runs:
+        cases: dict[tuple[str, int], list[EvalRecord]] = defaultdict(list)
+        for r in records:
+            cases[(r.task_id, r.sample)].append(r)
+        run_names.extend(sorted({r.run for r in records}) or [run_uri])
+        for cand in sorted(candidates, key=lambda c: (c.task_id, c.sample)):
+            cls = classify(cases.get((cand.task_id, cand.sample), []))
+            if cls is None:
+                counts["unjudged"] += 1
+                continue
+            counts[cls] += 1
+            text = response_text(cand)
+            sha = hashlib.sha256(text.encode()).hexdigest()
+            seen = by_task[cand.task_id].get(sha)
+            if seen is not None:
+                counts["duplicates"] += 1
+                seen.duplicates.append(cand.sample)
+                continue
+            by_task[cand.task_id][sha] = _Sample(cand.run or run_uri, cand.sample, cls, text, sha,
+                                                 cand.candidate_sha256)
+            if cand.task_id not in prompts:
+                prompt = prompt_of(cand) or (prompt_builder(cand.task_id) if prompt_builder else None)
+                if prompt is not None:
+                    prompts[cand.task_id] = prompt
+    rows: list[dict[str, Any]] = []
+    per_task: dict[str, dict[str, int]] = {}
+    missing_prompt = []
+    for task_id in sorted(by_task):
+        samples = list(by_task[task_id].values())
+        greens = [s for s in samples if s.cls == GREEN]
+        negatives = [s for s in samples if s.cls in negative_classes]
+        pairs = _balanced_pairs(greens, negatives, max_pairs_per_task)
+        per_task[task_id] = {GREEN: len(greens), ORANGE: sum(s.cls == ORANGE for s in samples),
+                             PURPLE: sum(s.cls == PURPLE for s in samples), "pairs": len(pairs)}
+        if pairs and task_id not in prompts:
+            missing_prompt.append(task_id)
+            continue
+        for good, bad in pairs:
+            rows.append({
+                "prompt": prompts[task_id],
+                "chosen": [{"role": "assistant", "content": good.text}],
+                "rejected": [{"role": "assistant", "content": bad.text}],
+                "provenance": {"task_id": task_id, "strategy": strategy,
+                               "chosen": {"run": good.run, "sample": good.sample, "class": good.cls,
+                                          "candidate_sha256": good.candidate_sha256},
+                               "rejected": {"run": bad.run, "sample": bad.sample, "class": bad.cls,
+                                            "candidate_sha256": bad.candidate_sha256}},
+            })
+    if missing_prompt:
+        raise ValueError(f"no prompt recorded for {len(missing_prompt)} task(s) (e.g. {missing_prompt[0]}); "
+                         "the candidates' meta lacks 'messages'/'prompt' and no prompt builder was given")
+    manifest = {
+        "kind": "preferences", "strategy": strategy, "maxPairsPerTask": max_pairs_per_task,
+        "runs": sorted(set(run_names)), "sources": [u for u, _, _ in runs],
+        "samples": counts, "tasks": len(by_task),
+        "tasksWithPairs": sum(1 for t in per_task.values() if t["pairs"]),
+        "pairs": len(rows),
+        "pairsByNegative": {c: sum(r["provenance"]["rejected"]["class"] == c for r in rows) for c in negative_classes},
+        "perTask": per_task,
+    }
+    return PreferenceSet(rows=rows, manifest=manifest)
+
+
+def write(pref: PreferenceSet, out_uri: str) -> str:
+    """Write ``preferences.jsonl`` and ``manifest.json`` under `out_uri`; returns the dataset file URI."""
+    data_uri = artifacts.join(out_uri, "preferences.jsonl")
+    body = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in pref.rows)
+    artifacts.write_bytes(data_uri, body.encode())
+    artifacts.write_bytes(artifacts.join(out_uri, "manifest.json"), json.dumps(pref.manifest, indent=2).encode())
+    return data_uri
+
+
+def from_uris(run_uris: list[str], **kwargs: Any) -> PreferenceSet:
+    return build([(u, *load_run(u)) for u in run_uris], **kwargs)
