@@ -31,11 +31,15 @@ def get_init_inputs(param, device=None):
 def _tolerance_factor(param):
     return 1.0
 
-# Per-dtype relative tolerance in units of the dtype's epsilon; absolute below 1, relative above.
-_RTOL = {torch.float16: 2 ** -9, torch.bfloat16: 2 ** -8, torch.float32: 2 ** -11}
+
+# Per-dtype relative tolerance, at least one ulp of the output dtype so a single rounding flip passes;
+# absolute below 1, relative above.
+_RTOL = {torch.float16: 2 ** -9, torch.bfloat16: 2 ** -7, torch.float32: 2 ** -11}
 
 
 def custom_check_precision(param, outputs, outputs_new):
+    if outputs_new.dtype != outputs.dtype or outputs_new.shape != outputs.shape:
+        return 0, torch.full((1,), float('inf')), torch.full((1,), float('inf'))
     rtol = _RTOL[_dtype(param)] * _tolerance_factor(param)
     ref = outputs.to(torch.float32)
     out = outputs_new.to(torch.float32)

@@ -32,6 +32,8 @@ def get_init_inputs(param, device=None):
 
 def custom_check_precision(param, outputs, outputs_new):
     """Matmul family: rtol * max(1, |ref|) after casting to float32, looser for long reductions."""
+    if outputs_new.dtype != outputs.dtype or outputs_new.shape != outputs.shape:
+        return 0, torch.full((1,), float('inf')), torch.full((1,), float('inf'))
     rtol = 2 ** -8 if int(_cell(param, 'k')) < 2048 else 2 ** -7
     ref = outputs.to(torch.float32)
     out = outputs_new.to(torch.float32)
