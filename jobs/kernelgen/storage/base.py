@@ -43,6 +43,12 @@ def clean_key(key: str) -> str:
     return "/".join(parts)
 
 
+def clean_prefix(prefix: str) -> str:
+    """Like clean_key, but a trailing '/' (a directory-style prefix) is kept."""
+    cleaned = clean_key(prefix)
+    return cleaned + "/" if cleaned and str(prefix).endswith("/") else cleaned
+
+
 def join_key(*parts: str) -> str:
     return clean_key("/".join(str(p) for p in parts if p))
 

@@ -7,7 +7,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from kernelgen.storage.base import Store, StoreError, clean_key
+from kernelgen.storage.base import Store, StoreError, clean_key, clean_prefix
 
 TMP_PREFIX = ".tmp-"
 
@@ -77,12 +77,9 @@ class LocalStore(Store):
         return self.path(key).is_file()
 
     def list(self, prefix: str = "") -> list[str]:
-        prefix = clean_key(prefix)
-        base = self.path(prefix)
-        if base.is_file():
-            return [prefix]
         # A prefix is a string prefix, as on S3: "runs/a" matches runs/a/x and runs/ab.
-        search = base if base.is_dir() else base.parent
+        prefix = clean_prefix(prefix)
+        search = self.root / prefix.rsplit("/", 1)[0] if "/" in prefix else self.root
         if not search.is_dir():
             return []
         keys = []
