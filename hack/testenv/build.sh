@@ -29,7 +29,7 @@ export GOTOOLCHAIN="${GOTOOLCHAIN:-local}"
 export GOFLAGS="-mod=mod -buildvcs=false -p=${TESTENV_GO_PARALLEL:-2}"
 export CGO_ENABLED=0
 export GOPROXY="${GOPROXY:-https://proxy.golang.org}"
-nice_cmd=(nice -n 10)
+nice_cmd=(nice -n 5)
 
 have() { [[ -x "$bin/$1" && -e "$bin/.built-$1-$2" ]]; }
 mark() { rm -f "$bin"/.built-"$1"-*; touch "$bin/.built-$1-$2"; }

@@ -77,6 +77,20 @@ def missing_binaries(bin_dir: Path | None = None) -> list[str]:
     return [b for b in REQUIRED_BINARIES if not os.access(bin_dir / b, os.X_OK)]
 
 
+def operator_env(metrics_port: int = 0, timer_interval: float = 2.0) -> dict[str, str]:
+    """Operator configuration (KERNELGEN_* variables) for this cluster: kwok's fake nodes carry the taint
+    kwok.x-k8s.io/node=fake:NoSchedule, which real nodes don't, so the pods must tolerate it here."""
+    fake = {"key": FAKE_TAINT["key"], "operator": "Exists", "effect": "NoSchedule"}
+    npu = {"key": NPU_RESOURCE, "operator": "Exists", "effect": "NoSchedule"}
+    return {
+        "KERNELGEN_NPU_TOLERATIONS": json.dumps([npu, fake]),
+        "KERNELGEN_CPU_TOLERATIONS": json.dumps([fake]),
+        "KERNELGEN_TIMER_INTERVAL": str(timer_interval),
+        "KERNELGEN_METRICS_PORT": str(metrics_port),
+        "KERNELGEN_WATCH_TIMEOUT": "10",
+    }
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -26,8 +26,6 @@ testenv = importlib.util.module_from_spec(_spec)
 sys.modules["kernelgen_testenv"] = testenv
 _spec.loader.exec_module(testenv)
 
-FAKE_TOLERATION = {"key": "kwok.x-k8s.io/node", "operator": "Exists", "effect": "NoSchedule"}
-NPU_TOLERATION = {"key": "huawei.com/Ascend910", "operator": "Exists", "effect": "NoSchedule"}
 
 
 def _free_port() -> int:
@@ -37,15 +35,8 @@ def _free_port() -> int:
 
 
 def operator_env(metrics_port: int) -> dict[str, str]:
-    """Operator configuration for the kwok cluster: tolerate kwok's fake-node taint, resync every 2 s."""
-    return {
-        "KERNELGEN_NPU_TOLERATIONS": json.dumps([NPU_TOLERATION, FAKE_TOLERATION]),
-        "KERNELGEN_CPU_TOLERATIONS": json.dumps([FAKE_TOLERATION]),
-        "KERNELGEN_TIMER_INTERVAL": "2",
-        "KERNELGEN_METRICS_PORT": str(metrics_port),
-        "KERNELGEN_WATCH_TIMEOUT": "10",
-        "KERNELGEN_WORKERS": "8",
-    }
+    """Operator configuration for the kwok cluster (tolerate kwok's fake-node taint), resyncing every 2 s."""
+    return {**testenv.operator_env(metrics_port, timer_interval=2), "KERNELGEN_WORKERS": "8"}
 
 
 def wait_for(pred: Callable[[], Any], timeout: float = 60, interval: float = 0.3, what: str = "condition") -> Any:
