@@ -140,8 +140,9 @@ class Evaluator:
         if self.on_skip:
             self.on_skip(n_cases)
 
-    def evaluate_candidate(self, task: Task, cand: Candidate, cases: list[TestCase], done: set) -> None:
-        todo = [c for c in cases if (task.task_id, c.case_id, cand.sample) not in done]
+    def evaluate_candidate(self, task: Task, cand: Candidate, cases: list[TestCase], done: dict) -> None:
+        sha = candidate_sha256(cand.files)
+        todo = [c for c in cases if done.get((task.task_id, c.case_id, cand.sample)) != sha]
         if not todo:
             return
         seeds = {c.case_id: derive_seed(self.settings.seed, task.task_id, c.case_id) for c in todo}
@@ -193,8 +194,11 @@ class Evaluator:
                          seed=seeds[c.case_id], seconds=res.seconds)
 
     def run_all(self, work: list[tuple[Task, Candidate, list[TestCase]]]) -> EvalOutcome:
-        done = set(self.log.load())
-        skipped = sum(1 for t, cand, cases in work for c in cases if (t.task_id, c.case_id, cand.sample) in done)
+        # a record counts as done only for the same candidate content (an edited candidate is evaluated again;
+        # its new record supersedes the old one, last line wins)
+        done = {k: r.candidate_sha256 for k, r in self.log.load().items()}
+        skipped = sum(1 for t, cand, cases in work for c in cases
+                      if done.get((t.task_id, c.case_id, cand.sample)) == candidate_sha256(cand.files))
         self.outcome.skipped = skipped
         if skipped and self.on_skip:
             self.on_skip(skipped)

@@ -129,6 +129,28 @@ def run_cmd(
     _finish(result)
 
 
+@app.command("generate")
+def generate_cmd(
+    spec_file: Path = typer.Option(..., "--spec", "-f", help="BenchRun spec YAML."),
+    no_progress: bool = typer.Option(False, "--no-progress"),
+) -> None:
+    """Stage entrypoint: sample candidates with the spec's generator into candidates.jsonl (resumable)."""
+    from kernelgen.bench.run import RunDir, RunError, select_tasks, stage_generate
+    spec = _load(spec_file)
+    if spec.spec.candidates.source != "generate":
+        err.print(f"candidates.source is {spec.spec.candidates.source!r}: nothing to generate")
+        raise typer.Exit(0)
+    ui = _RichProgress(enabled=not no_progress)
+    try:
+        rd = RunDir(spec)
+        with ui.bar:
+            stage_generate(spec, rd, select_tasks(spec).tasks, ui.hooks())
+    except RunError as e:
+        err.print(f"error: {e}", markup=False, highlight=False, soft_wrap=True)
+        raise typer.Exit(1) from None
+    console.print(f"candidates: {rd.path / 'candidates.jsonl'}", markup=False, highlight=False)
+
+
 @app.command("evaluate")
 def evaluate_cmd(
     spec_file: Path = typer.Option(..., "--spec", "-f", help="BenchRun spec YAML."),

@@ -1,0 +1,58 @@
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from kernelgen.cli.main import app
+
+from .helpers import FIXTURE_TASKS, make_task
+
+runner = CliRunner()
+
+
+@pytest.mark.skipif(not FIXTURE_TASKS.is_dir(), reason=f"shared fixtures absent: {FIXTURE_TASKS}")
+def test_tasks_lists_the_13_fixture_tasks():
+    r = runner.invoke(app, ["bench", "tasks", "--suite", str(FIXTURE_TASKS), "--json"])
+    assert r.exit_code == 0, r.output
+    import json
+    data = json.loads(r.stdout)
+    assert len(data["tasks"]) == 13 and data["errors"] == []
+
+
+def test_tasks_reports_malformed_tasks_with_exit_1(tmp_path):
+    make_task(tmp_path, "Good", "good")
+    bad = make_task(tmp_path, "Bad", "bad")
+    (bad / "api_desc.md").unlink()
+    r = runner.invoke(app, ["bench", "tasks", "--suite", str(tmp_path)])
+    assert r.exit_code == 1
+    assert "level1/Math/Good" in r.stdout
+    assert f"{bad / 'api_desc.md'}: missing" in r.stderr.replace("\n", "")
+
+
+def test_invalid_spec_exits_2_with_one_line_per_bad_field(tmp_path):
+    spec = tmp_path / "bad.yaml"
+    spec.write_text("""apiVersion: kernelgen.ai/v1alpha1
+kind: BenchRun
+metadata: {name: bad}
+spec:
+  candidates: {source: jsonl}
+  evaluation: {runTimeoutSeconds: 0, backend: gpu}
+  suite: {shapeMode: sometimes}
+""")
+    r = runner.invoke(app, ["bench", "run", "-f", str(spec)])
+    assert r.exit_code == 2
+    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+    joined = "\n".join(lines)
+    for field in ("runTimeoutSeconds", "backend", "shapeMode"):
+        assert sum(field in ln for ln in lines) == 1, joined
+
+
+def test_run_without_a_backend_reports_it_plainly(tmp_path, monkeypatch):
+    make_task(tmp_path / "suite", "Add", "add")
+    r = runner.invoke(app, ["bench", "run", "--suite", str(tmp_path / "suite"), "--candidates", "reference",
+                            "--backend", "ascend", "--output", str(tmp_path / "out"), "--name", "nb", "--no-progress"])
+    assert r.exit_code == 3, r.output
+    assert "no kernel backend is available" in r.stderr
+    md = (tmp_path / "out" / "nb" / "report.md").read_text()
+    assert "no kernel backend is available" in md and "1 candidates" in md
+    assert (tmp_path / "out" / "nb" / "report.html").exists()
