@@ -1,0 +1,81 @@
+"""`kernelgen cot`: build a CoTBuild dataset locally (`run`), or as the operator's pods (`generate`, `merge`).
+
+`run` builds one shard and merges it, in one process; killed and restarted, it asks the teacher nothing it
+already answered (the answers are cached in the output store by prompt hash). The operator runs `generate` as
+an Indexed Job (one shard per index; JOB_COMPLETION_INDEX is the default shard) and then `merge` once.
+"""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+app = typer.Typer(help="CoTBuild: build the Ascend-CoT dataset.", no_args_is_help=True, pretty_exceptions_enable=False)
+
+
+def _load(file: Path):  # noqa: ANN202
+    from kernelgen.cli.main import load_spec_or_exit
+    from kernelgen.specs import CoTBuild
+
+    return load_spec_or_exit(file, expect=CoTBuild)
+
+
+def _options(lenient: bool):  # noqa: ANN202
+    from kernelgen.cot.context import Options
+
+    return Options(lenient=lenient)
+
+
+LENIENT_HELP = ("Keep truncated teacher answers and answers without <think> (smoke builds with a tiny teacher and "
+                "small maxTokens); flagged in the stats, never the default.")
+
+
+@app.command("run")
+def run(
+    file: Path = typer.Option(..., "--file", "-f", help="CoTBuild spec YAML."),
+    lenient: bool = typer.Option(False, "--lenient", help=LENIENT_HELP),
+) -> None:
+    """Build the whole dataset in this process; prints the record counts per kind and the drops per stage."""
+    from kernelgen.cot import pipeline
+
+    summary = pipeline.run(_load(file), _options(lenient))
+    typer.echo(json.dumps({"name": summary["name"], "records": summary["records"], "by_kind": summary["by_kind"],
+                           "teacher": summary["teacher"],
+                           "dropped": {k: v["dropped"] for k, v in summary["stages"].items()}}, ensure_ascii=False))
+
+
+@app.command("generate")
+def generate(
+    spec: Path = typer.Option(..., "--spec", "-f", help="CoTBuild spec YAML."),
+    shard: Optional[int] = typer.Option(None, help="This shard's index (default $JOB_COMPLETION_INDEX or 0)."),  # noqa: UP007
+    shards: Optional[int] = typer.Option(None, help="Number of shards (default spec.shards)."),  # noqa: UP007
+    lenient: bool = typer.Option(False, "--lenient", help=LENIENT_HELP),
+) -> None:
+    """Pod entrypoint: build one shard's records (resumable)."""
+    from kernelgen.cot import pipeline
+
+    res = _load(spec)
+    n = shards or res.spec.shards
+    i = shard if shard is not None else int(os.environ.get("JOB_COMPLETION_INDEX", "0"))
+    if not 0 <= i < n:
+        typer.echo(f"--shard {i} out of range for {n} shards", err=True)
+        raise typer.Exit(2)
+    stats = pipeline.build_shard(res, i, n, _options(lenient))
+    typer.echo(json.dumps({"shard": i, "shards": n, "stages": {k: v.to_json() for k, v in stats.items()}},
+                          ensure_ascii=False))
+
+
+@app.command("merge")
+def merge(
+    spec: Path = typer.Option(..., "--spec", "-f", help="CoTBuild spec YAML."),
+    shards: Optional[int] = typer.Option(None, help="Number of shards (default spec.shards)."),  # noqa: UP007
+) -> None:
+    """Pod entrypoint: merge the shards, deduplicate, decontaminate, export, write the manifest."""
+    from kernelgen.cot import pipeline
+
+    summary = pipeline.merge(_load(spec), shards=shards)
+    typer.echo(json.dumps({"records": summary["records"], "by_kind": summary["by_kind"],
+                           "missing_shards": summary["missing_shards"]}, ensure_ascii=False))

@@ -1,0 +1,65 @@
+"""What every stage function receives: the teacher, options, the contamination checker, the shard slice."""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .records import StageStats
+from .teacher import Teacher
+
+
+@dataclass
+class Options:
+    """Knobs of a build that are not part of the spec (defaults are the production choices)."""
+
+    lenient: bool = False             # keep truncated answers and answers without <think> (smoke builds)
+    questions_per_chunk: int = 3
+    retrieve_k: int = 3
+    chunk_chars: int = 2000
+    max_snippet_chars: int = 60000
+    debug_per_cluster: int = 2        # compile errors kept per normalised signature
+    licence: str = "unknown"          # recorded on every record whose source does not say
+
+
+@dataclass
+class StageContext:
+    teacher: Teacher
+    spec: Any                          # kernelgen.specs.cotbuild.CoTBuildSpec
+    options: Options
+    decontam: Any                      # decontam.Decontaminator | None
+    work: Path                         # local scratch for this shard
+    shard: int = 0
+    shards: int = 1
+    stats: dict[str, StageStats] = field(default_factory=dict)
+
+    def stage_stats(self, name: str) -> StageStats:
+        return self.stats.setdefault(name, StageStats(stage=name))
+
+    def mine(self, item_id: str) -> bool:
+        """Whether this shard owns the item (stable across runs and machines)."""
+        if self.shards <= 1:
+            return True
+        h = int.from_bytes(hashlib.sha256(item_id.encode()).digest()[:8], "little")
+        return h % self.shards == self.shard
+
+    def keep_reply(self, rep, st: StageStats, *, need_reasoning: bool = True, item: str | None = None) -> bool:
+        """The common quality gate on teacher replies: none, truncated, or missing reasoning."""
+        if rep is None:
+            st.drop("teacher_failed", item=item)
+            return False
+        if rep.finish_reason == "length" and not self.options.lenient:
+            st.drop("truncated", item=item)
+            return False
+        if need_reasoning and not rep.reasoning.strip() and not self.options.lenient:
+            st.drop("no_reasoning", item=item)
+            return False
+        return True
+
+    def count_teacher(self, st: StageStats, before: tuple[int, int]) -> None:
+        st.teacher_calls += self.teacher.calls - before[0]
+        st.teacher_cached += self.teacher.cached - before[1]
+
+    def teacher_mark(self) -> tuple[int, int]:
+        return self.teacher.calls, self.teacher.cached

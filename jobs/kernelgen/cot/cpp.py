@@ -1,0 +1,98 @@
+"""C++ (AscendC) parsing with tree-sitter-cpp, and the normalised token streams used for similarity.
+
+tree-sitter reads AscendC once the device qualifiers are blanked (`__aicore__`, `__global__`, `__gm__`,
+`extern "C"` give ERROR nodes otherwise); blanking keeps byte offsets, so node positions still index the file.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+_QUALIFIERS = re.compile(r'\b__aicore__\b|\b__global__\b|\b__gm__\b|\bextern\s+"C"')
+
+
+def blank_qualifiers(src: str) -> str:
+    return _QUALIFIERS.sub(lambda m: " " * len(m.group(0)), src)
+
+
+@lru_cache(maxsize=1)
+def parser():
+    import tree_sitter_cpp
+    from tree_sitter import Language, Parser
+
+    return Parser(Language(tree_sitter_cpp.language()))
+
+
+def parse(src: str):
+    return parser().parse(blank_qualifiers(src).encode("utf-8"))
+
+
+def _walk(node):
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(reversed(n.children))
+
+
+def includes(src: str) -> list[tuple[str, bool, int, int]]:
+    """(path, angled, start_byte, end_byte) of every #include directive, commented-out ones excluded."""
+    tree = parse(src)
+    out = []
+    for n in _walk(tree.root_node):
+        if n.type == "preproc_include":
+            p = n.child_by_field_name("path")
+            if p is None:
+                continue
+            raw = p.text.decode("utf-8", "replace")
+            out.append((raw[1:-1], raw.startswith("<"), n.start_byte, n.end_byte))
+    return out
+
+
+def defined_names(src: str) -> set[str]:
+    """Names of the functions, classes and structs a source defines (for the name blocklist)."""
+    names: set[str] = set()
+    for n in _walk(parse(src).root_node):
+        if n.type == "function_definition":
+            d = n.child_by_field_name("declarator")
+            while d is not None and d.type not in ("identifier", "field_identifier", "qualified_identifier",
+                                                   "destructor_name", "operator_name"):
+                d = d.child_by_field_name("declarator")
+            if d is not None:
+                names.add(d.text.decode("utf-8", "replace").split("::")[-1])
+        elif n.type in ("class_specifier", "struct_specifier"):
+            nm = n.child_by_field_name("name")
+            if nm is not None and n.child_by_field_name("body") is not None:
+                names.add(nm.text.decode("utf-8", "replace"))
+    return names
+
+
+_TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\d+(?:\.\d+)?[fFuUlL]*|0[xX][0-9a-fA-F]+|\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'|\S")
+_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+_KEYWORDS = frozenset("""alignas alignof auto bool break case catch char class const constexpr continue decltype default
+delete do double else enum explicit extern false float for friend goto if inline int long mutable namespace new
+noexcept nullptr operator private protected public return short signed sizeof static static_cast reinterpret_cast
+struct switch template this throw true try typedef typename union unsigned using virtual void volatile while
+int8_t int16_t int32_t int64_t uint8_t uint16_t uint32_t uint64_t half float16_t bfloat16_t size_t""".split())
+
+
+def code_tokens(src: str, *, abstract_identifiers: bool = False, keep: frozenset[str] = frozenset()) -> list[str]:
+    """Comment-free C++ token stream; literals bucketed. With abstract_identifiers, names not in `keep` (API
+    names, keywords) become ID, which makes the stream robust to renaming."""
+    src = _COMMENT.sub(" ", src)
+    out = []
+    for t in _TOKEN.findall(src):
+        if t[0] in "\"'":
+            out.append("STR")
+        elif t[0].isdigit():
+            out.append("NUM")
+        elif abstract_identifiers and (t[0].isalpha() or t[0] == "_") and t not in _KEYWORDS and t not in keep:
+            out.append("ID")
+        else:
+            out.append(t)
+    return out
+
+
+def called_names(src: str) -> set[str]:
+    """Callee names (the API surface a kernel uses: DataCopy, Adds, AllocTensor...)."""
+    return set(re.findall(r"\b([A-Z][A-Za-z0-9_]*)\s*(?:<[^;(){}]*>)?\s*\(", _COMMENT.sub(" ", src)))

@@ -1,0 +1,186 @@
+"""Stage 6, decontamination against a benchmark suite (NPUKernelBench layout), in layers (cot-pipeline §3.3):
+
+1. names: task names (CamelCase, snake_case, aclnn<Op>, with Math/Custom suffixes stripped) and the kernel
+   entry/class names the reference answers define, matched against op directories, file stems and the names a
+   candidate defines; plus the spec's extra blocklist strings, matched as substrings;
+2. code n-gram containment: share of a reference answer's comment-free C++ token n-grams found in the
+   candidate (identifiers kept);
+3. similarity on normalised token streams: the same with identifiers abstracted to ID (API callee names and
+   keywords kept), so renaming does not hide a copy; measured as the overlap of n-gram sets relative to the
+   smaller one;
+4. prompt side: word n-gram containment of a task's api_desc.md in natural-language text.
+Every drop is reported with its layer, the matched task and the score.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from .cpp import called_names, code_tokens, defined_names
+
+_CJK = re.compile(r"[\u3400-\u9fff]")
+
+
+def snake(name: str) -> str:
+    s = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", name)
+    return s.lower()
+
+
+def norm_name(name: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", name.lower())
+
+
+def text_tokens(text: str) -> list[str]:
+    """Words (lower-case) and single CJK characters: n-grams over these work for en and zh."""
+    return [t.lower() for t in re.findall(r"[\u3400-\u9fff]|[A-Za-z0-9_]+", text)]
+
+
+def ngrams(toks: list[str], n: int) -> set[tuple[str, ...]]:
+    return {tuple(toks[i:i + n]) for i in range(len(toks) - n + 1)}
+
+
+@dataclass
+class Hit:
+    reason: str          # name | blocklist | ngram | similarity | text_ngram
+    task: str
+    score: float = 1.0
+    detail: str = ""
+
+
+@dataclass
+class BenchTask:
+    task_id: str
+    op_name: str
+    names: set[str]                         # normalised blocked names
+    code: list[tuple[str, set, set]]        # (file, identifier n-grams, abstracted n-grams)
+    desc: set                               # api_desc word n-grams
+
+
+def find_tasks_root(suite: Path) -> Path:
+    return suite / "tasks" if (suite / "tasks").is_dir() else suite
+
+
+def builtin_suite() -> Path:
+    import kernelgen.bench
+
+    return Path(kernelgen.bench.__file__).parent / "suite" / "builtin"
+
+
+class Decontaminator:
+    def __init__(self, suite: Path | None, *, n: int = 13, containment: float = 0.5, similarity: float = 0.8,
+                 blocklist: list[str] = (), text_n: int = 8):
+        self.n, self.containment, self.similarity, self.text_n = n, containment, similarity, text_n
+        self.blocklist = [b for b in blocklist if b]
+        self.tasks: list[BenchTask] = []
+        self.dropped: list[dict] = []
+        if suite is not None and Path(suite).exists():
+            self._load(find_tasks_root(Path(suite)))
+        self.blocked = {nm: t.task_id for t in self.tasks for nm in t.names}
+
+    def _load(self, root: Path) -> None:
+        for desc in sorted(root.glob("level*/*/*/api_desc.md")):
+            tdir = desc.parent
+            op = tdir.name.split("_")[0]
+            level, cat = tdir.parent.parent.name, tdir.parent.name
+            base = re.sub(r"(Math|Custom)$", "", op) or op
+            names = {norm_name(x) for x in (op, base, snake(op), snake(base), f"aclnn{op}", f"aclnn{base}")}
+            code = []
+            answers = sorted(p for p in tdir.glob("answer/*/op_kernel/*") if p.is_file())
+            answers += sorted(p for p in tdir.glob("answer/*/op_host/*") if p.is_file())
+            for f in answers:
+                src = f.read_text(encoding="utf-8", errors="replace")
+                if f.parent.name == "op_kernel":
+                    # Kernel entry and class names that carry the op's name (KernelSoftShrink, soft_shrink);
+                    # generic ones (Init, Process, CopyIn) would block every kernel.
+                    for nm in defined_names(src):
+                        if norm_name(base) in norm_name(nm):
+                            names.add(norm_name(nm))
+                keep = frozenset(called_names(src))
+                code.append((f.relative_to(tdir).as_posix(), ngrams(code_tokens(src), self.n),
+                             ngrams(code_tokens(src, abstract_identifiers=True, keep=keep), self.n)))
+            self.tasks.append(BenchTask(f"{level}/{cat}/{op}", op, names, code,
+                                        ngrams(text_tokens(desc.read_text(encoding="utf-8", errors="replace")),
+                                               self.text_n)))
+
+    # ----- checks; each returns the first hit or None -----
+
+    def check_names(self, names) -> Hit | None:
+        for nm in names:
+            t = self.blocked.get(norm_name(nm))
+            if t:
+                return Hit("name", t, 1.0, nm)
+        return None
+
+    def check_blocklist(self, text: str) -> Hit | None:
+        low = text.lower()
+        for b in self.blocklist:
+            if b.lower() in low:
+                return Hit("blocklist", "", 1.0, b)
+        return None
+
+    def check_code(self, src: str, *, path: str = "") -> Hit | None:
+        parts = [p for p in re.split(r"[/\\]", path) if p]
+        names = [*parts[:-1], Path(parts[-1]).stem] if parts else []
+        hit = self.check_names([*names, *defined_names(src)]) or self.check_blocklist(src)
+        if hit:
+            return hit
+        return self._code_overlap(src)
+
+    def _code_overlap(self, src: str) -> Hit | None:
+        if not self.tasks:
+            return None
+        ident = ngrams(code_tokens(src), self.n)
+        if not ident:
+            return None
+        keep = frozenset(called_names(src))
+        abstract = ngrams(code_tokens(src, abstract_identifiers=True, keep=keep), self.n)
+        for t in self.tasks:
+            for fname, bi, ba in t.code:
+                if bi:
+                    c = len(bi & ident) / len(bi)
+                    if c >= self.containment:
+                        return Hit("ngram", t.task_id, round(c, 3), fname)
+                if ba and abstract:
+                    s = len(ba & abstract) / min(len(ba), len(abstract))
+                    if s >= self.similarity:
+                        return Hit("similarity", t.task_id, round(s, 3), fname)
+        return None
+
+    def check_text(self, text: str, *, names: list[str] = ()) -> Hit | None:
+        """Natural-language text (docs, questions, general CoT), possibly with code blocks in it."""
+        hit = self.check_blocklist(text)
+        if hit:
+            return hit
+        for nm in names:                          # doc titles: only the exact aclnn<Op> page names
+            if nm.lower().startswith("aclnn"):
+                hit = self.check_names([nm])
+                if hit:
+                    return hit
+        toks = ngrams(text_tokens(text), self.text_n)
+        for t in self.tasks:
+            if t.desc and toks:
+                c = len(t.desc & toks) / len(t.desc)
+                if c >= self.containment:
+                    return Hit("text_ngram", t.task_id, round(c, 3), "api_desc.md")
+        for block in re.findall(r"```[a-zA-Z+]*\n(.*?)```", text, flags=re.S):
+            hit = self._code_overlap(block)
+            if hit:
+                return hit
+        return None
+
+    def report(self, stage: str, item: str, hit: Hit) -> None:
+        self.dropped.append({"stage": stage, "item": item, **asdict(hit)})
+
+    def summary(self) -> dict:
+        by: dict[str, int] = {}
+        for d in self.dropped:
+            by[d["reason"]] = by.get(d["reason"], 0) + 1
+        return {"tasks": len(self.tasks), "dropped": len(self.dropped), "by_reason": by}
+
+    def write_report(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("w", encoding="utf-8") as fh:
+            for d in self.dropped:
+                fh.write(json.dumps(d, ensure_ascii=False) + "\n")

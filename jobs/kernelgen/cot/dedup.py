@@ -1,0 +1,48 @@
+"""Near-duplicate removal: MinHash LSH (datasketch) over character shingles.
+
+Character shingles work for Chinese (no word boundaries) and English alike. Records are visited in a fixed
+order (by id), so which copy survives does not depend on shard order.
+"""
+from __future__ import annotations
+
+import re
+
+from datasketch import MinHash, MinHashLSH
+
+from .records import CoTRecord
+
+
+def shingles(text: str, k: int = 5) -> set[str]:
+    t = re.sub(r"\s+", " ", text.lower()).strip()
+    return {t[i:i + k] for i in range(max(1, len(t) - k + 1))}
+
+
+def minhash(text: str, num_perm: int = 128) -> MinHash:
+    m = MinHash(num_perm=num_perm, seed=1)
+    m.update_batch([s.encode("utf-8") for s in shingles(text)])
+    return m
+
+
+# Kinds whose prompts are free text that corpora and teachers repeat. Kernel, project and debug samples are
+# keyed by their code and scenario: two tiling scenarios of one op share almost all their text on purpose.
+NEAR_DUP_KINDS = ("general", "doc_qa")
+
+
+def near_duplicates(records: list[CoTRecord], threshold: float) -> tuple[list[CoTRecord], list[tuple[str, str]]]:
+    """(kept, [(dropped id, kept id it duplicates)]) within a kind (NEAR_DUP_KINDS only): questions for doc QA,
+    the whole sample for general CoT (two corpora often carry one problem with a reworded prompt)."""
+    lshs: dict[str, MinHashLSH] = {}
+    kept, dropped = [], []
+    for r in sorted(records, key=lambda r: r.id):
+        if r.kind not in NEAR_DUP_KINDS:
+            kept.append(r)
+            continue
+        lsh = lshs.setdefault(r.kind, MinHashLSH(threshold=threshold, num_perm=128))
+        m = minhash(r.prompt if r.kind == "doc_qa" else r.text())
+        dup = lsh.query(m)
+        if dup:
+            dropped.append((r.id, sorted(dup)[0]))
+            continue
+        lsh.insert(r.id, m)
+        kept.append(r)
+    return kept, dropped
