@@ -1,0 +1,67 @@
+"""Comparison rules (harness code; runs in-process on tensors the test makes)."""
+from __future__ import annotations
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from kernelgen.bench.compare import compare, nkb_check_precision, tolerance_for  # noqa: E402
+from kernelgen.bench.model import Verdict  # noqa: E402
+
+
+def test_nkb_rule_fails_only_when_abs_and_rel_both_exceed():
+    ref = torch.tensor([1000.0, 0.0001, 1.0], dtype=torch.float16)
+    # 1000 -> 1000.5: abs 0.5 > 1e-3 but rel 5e-4 <= 1e-3 -> passes; 1e-4 -> 9e-4: abs 8e-4 <= 1e-3 -> passes
+    out = torch.tensor([1000.5, 0.0009, 1.0], dtype=torch.float16)
+    assert compare(ref, out).verdict == Verdict.OK
+    bad = torch.tensor([1000.0, 0.0001, 1.01], dtype=torch.float16)
+    c = compare(ref, bad)
+    assert c.verdict == Verdict.VALUE_MISMATCH and c.mismatch_fraction == pytest.approx(1 / 3)
+
+
+def test_fp32_tolerance_catches_a_silent_fp16_downgrade():
+    ref = torch.randn(4096, dtype=torch.float32, generator=torch.Generator().manual_seed(0)) * 10
+    assert compare(ref, ref.half().float()).verdict == Verdict.VALUE_MISMATCH
+    assert compare(ref, ref.half().float(), tolerances={"float32": {"atol": 1e-2, "rtol": 1e-2}}).verdict == Verdict.OK
+
+
+def test_non_finite_values_must_match_positionally():
+    ref = torch.tensor([float("nan"), float("inf"), 1.0])
+    assert compare(ref, ref.clone()).verdict == Verdict.OK
+    assert compare(ref, torch.tensor([float("nan"), float("-inf"), 1.0])).verdict == Verdict.NAN_MISMATCH
+    assert compare(torch.ones(3), torch.tensor([1.0, float("nan"), 1.0])).verdict == Verdict.NAN_MISMATCH
+
+
+def test_integers_and_bools_are_exact():
+    assert compare(torch.tensor([1, 2, 3]), torch.tensor([1, 2, 4])).verdict == Verdict.VALUE_MISMATCH
+    assert compare(torch.tensor([True, False]), torch.tensor([True, False])).verdict == Verdict.OK
+
+
+def test_output_count_shape_dtype():
+    a = torch.zeros(2, 3)
+    assert compare((a, a), (a,)).verdict == Verdict.SHAPE_MISMATCH
+    assert compare(a, torch.zeros(3, 2)).verdict == Verdict.SHAPE_MISMATCH
+    assert compare(a, torch.zeros(2, 3, dtype=torch.float16)).verdict == Verdict.DTYPE_MISMATCH
+
+
+def test_custom_check_is_used_but_nan_still_fails():
+    seen = {}
+
+    def custom(row, ref, out):
+        seen["row"] = row
+        return 1, (ref - out).abs(), None
+    ref = torch.ones(3)
+    assert compare(ref, ref + 5, custom_check=custom, row={"dtype": "float32"}).verdict == Verdict.OK
+    assert seen["row"] == {"dtype": "float32"}
+    assert compare(ref, torch.tensor([1.0, float("nan"), 1.0]), custom_check=custom).verdict == Verdict.NAN_MISMATCH
+
+
+def test_nkb_check_precision_compat():
+    ok, abs_d, rel_d = nkb_check_precision(torch.ones(4), torch.ones(4) * 1.0005)
+    assert ok == 1 and float(abs_d.max()) == pytest.approx(5e-4, rel=1e-3)
+    assert nkb_check_precision(torch.ones(2), torch.tensor([1.0, float("nan")]))[0] == 0
+
+
+def test_tolerance_overrides_by_alias():
+    assert tolerance_for(torch.float16) == (1e-3, 1e-3)
+    assert tolerance_for(torch.float16, {"fp16": {"atol": 0.5}}) == (0.5, 1e-3)
