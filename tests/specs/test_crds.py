@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -13,8 +15,13 @@ from kernelgen.specs import KINDS, crd
 CRDS = Path(__file__).resolve().parents[2] / "crds"
 
 
+@functools.lru_cache(maxsize=None)
+def _load(plural: str) -> dict[str, Any]:
+    return yaml.load((CRDS / f"{plural}.yaml").read_text(), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
 def load(plural: str) -> dict[str, Any]:
-    return yaml.safe_load((CRDS / f"{plural}.yaml").read_text())
+    return copy.deepcopy(_load(plural))
 
 
 def test_crds_match_the_models():

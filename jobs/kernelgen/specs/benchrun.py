@@ -132,6 +132,7 @@ class Evaluation(SpecModel):
     timing: bool = Field(default=False, description="Measure speedup against the reference (needs exclusive devices).")
     tolerances: dict[ShortStr, Tolerance] = Field(
         default_factory=dict,
+        max_length=16,
         description="Per-dtype overrides keyed by dtype name (float16, bfloat16, float32, ...).",
     )
     exclusive_device: bool = Field(default=True, description="One whole NPU per evaluator so timings are not shared.")

@@ -19,6 +19,9 @@ from kernelgen.specs.common import (
     field_error,
 )
 
+# Sources are compared whole by the immutability rule; a small bound keeps its CEL cost estimate low.
+MAX_SOURCES = 64
+
 Stage = Literal["docs", "kernel", "project", "general", "debug"]
 STAGES: tuple[str, ...] = ("docs", "kernel", "project", "general", "debug")
 # Which source list (camelCase, as in YAML) feeds each stage.
@@ -107,16 +110,16 @@ class Sources(SpecModel):
         }
     ]
 
-    docs: list[DocSource] = Field(default_factory=list, max_length=MAX_LIST, description="Documentation (docs stage).")
-    kernels: list[KernelSource] = Field(default_factory=list, max_length=MAX_LIST, description="Kernels (kernel stage).")
+    docs: list[DocSource] = Field(default_factory=list, max_length=MAX_SOURCES, description="Documentation (docs stage).")
+    kernels: list[KernelSource] = Field(default_factory=list, max_length=MAX_SOURCES, description="Kernels (kernel stage).")
     projects: list[ProjectSource] = Field(
-        default_factory=list, max_length=MAX_LIST, description="Projects (project stage)."
+        default_factory=list, max_length=MAX_SOURCES, description="Projects (project stage)."
     )
     general: list[GeneralSource] = Field(
-        default_factory=list, max_length=MAX_LIST, description="General reasoning data (general stage)."
+        default_factory=list, max_length=MAX_SOURCES, description="General reasoning data (general stage)."
     )
     bench_records: list[BenchRecordsSource] = Field(
-        default_factory=list, max_length=MAX_LIST, description="BenchRun records (debug stage)."
+        default_factory=list, max_length=MAX_SOURCES, description="BenchRun records (debug stage)."
     )
 
     @model_validator(mode="after")
