@@ -57,3 +57,27 @@ def test_crds_generate_and_check(tmp_path):
     assert result.exit_code == 0
     assert sorted(p.name for p in out.iterdir()) == ["benchruns.yaml", "cotbuilds.yaml", "trainruns.yaml"]
     assert runner.invoke(app, ["crds", "generate", "--check", "-o", str(out)]).exit_code == 0
+
+
+def test_a_broken_sub_app_does_not_break_the_cli(tmp_path, monkeypatch):
+    import typer
+
+    from kernelgen.cli.main import mount_sub_apps
+
+    (tmp_path / "kg_broken_sub.py").write_text("raise RuntimeError('half-written module')\n")
+    (tmp_path / "kg_good_sub.py").write_text(
+        "import typer\napp = typer.Typer()\n@app.command()\ndef hello():\n    print('hi')\n"
+        "@app.command()\ndef other():\n    pass\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    root = typer.Typer()
+
+    @root.command()
+    def validate() -> None:
+        pass
+
+    mount_sub_apps(root, [("kg_broken_sub", "broken", ""), ("kg_good_sub", "good", ""), ("kg_absent_sub", "x", "")])
+    assert runner.invoke(root, ["good", "hello"]).output == "hi\n"
+    result = runner.invoke(root, ["broken"])
+    assert result.exit_code == 1 and "half-written module" in result.output
+    assert runner.invoke(root, ["x"]).exit_code == 2  # not mounted: unknown command

@@ -39,33 +39,35 @@ SUB_APPS = [
 ]
 
 
-def _mount_sub_apps() -> None:
-    for module_name, name, help_text in SUB_APPS:
+def mount_sub_apps(target: typer.Typer, sub_apps: list[tuple[str, str, str]] = SUB_APPS) -> None:
+    for module_name, name, help_text in sub_apps:
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as e:
             if e.name == module_name:
                 continue  # not written yet
-            _mount_broken(name, module_name, e)
+            _mount_broken(target, name, module_name, e)
             continue
         except Exception as e:  # noqa: BLE001 - a broken sub-app must not take the other commands down
-            _mount_broken(name, module_name, e)
+            _mount_broken(target, name, module_name, e)
             continue
         sub = getattr(module, "app", None)
         if isinstance(sub, typer.Typer):
-            app.add_typer(sub, name=name, help=help_text)
+            target.add_typer(sub, name=name, help=help_text)
 
 
-def _mount_broken(name: str, module_name: str, error: Exception) -> None:
+def _mount_broken(target: typer.Typer, name: str, module_name: str, error: Exception) -> None:
     """A placeholder command that explains why the sub-app could not load (exit 1: infrastructure)."""
     broken = typer.Typer(help=f"(unavailable: {module_name} failed to import)")
 
     @broken.callback(invoke_without_command=True)
     def _explain() -> None:
-        err_console.print(f"[red]kernelgen {name} is unavailable:[/] {module_name}: {type(error).__name__}: {error}")
+        err_console.print(
+            f"[red]kernelgen {name} is unavailable:[/] {module_name}: {type(error).__name__}: {error}", soft_wrap=True
+        )
         raise typer.Exit(1)
 
-    app.add_typer(broken, name=name)
+    target.add_typer(broken, name=name)
 
 
 def _version_callback(value: bool) -> None:
@@ -131,7 +133,7 @@ def crds_generate(
         typer.echo(str(path))
 
 
-_mount_sub_apps()
+mount_sub_apps(app)
 
 
 def run() -> None:  # pragma: no cover - console entry point alias

@@ -50,6 +50,19 @@ def _xattrs_work(path: Path) -> bool:
         return False
 
 
+def _die_with_parent() -> None:
+    """Runs in the child before exec: SIGTERM the server if the process that started it dies (a killed pytest must
+    not leave servers running)."""
+    try:
+        import ctypes
+        import signal
+
+        PR_SET_PDEATHSIG = 1
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    except OSError:
+        pass
+
+
 class S3DevServer:
     """Start with `with S3DevServer() as s3:`; then s3.endpoint, s3.access_key, s3.secret_key, s3.new_bucket()."""
 
@@ -82,7 +95,9 @@ class S3DevServer:
         cmd.append(str(data))
         log = open(self.log_path, "wb")  # noqa: SIM115 - owned by the process lifetime
         # Own session so that stop() can end the server alone, never anything else.
-        self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        self.proc = subprocess.Popen(
+            cmd, stdout=log, stderr=subprocess.STDOUT, start_new_session=True, preexec_fn=_die_with_parent
+        )
         log.close()
         self._wait_ready()
         return self
