@@ -105,3 +105,17 @@ def test_fetch_object_and_prefix(s3_env, tmp_path):
     with pytest.raises(StoreError):
         fetch(str(tmp_path / "absent"))
     assert os.environ["KERNELGEN_S3_ENDPOINT"] == s3_env.endpoint
+
+
+def test_dev_server_with_sidecar_metadata(tmp_path):
+    """The mode used where the file system has no user xattrs: metadata lives in a sidecar directory."""
+    from kernelgen.storage.devserver import S3DevServer, find_versitygw
+
+    if find_versitygw() is None:
+        pytest.skip("versitygw S3 server not built: run `bash hack/s3/build.sh`")
+    with S3DevServer(root=tmp_path / "s3", sidecar=True) as server:
+        store = S3Store(f"s3://{server.new_bucket()}/p", server.config())
+        store.write_text("a/b.json", '{"x": 1}')
+        assert store.list() == ["a/b.json"] and store.read_json("a/b.json") == {"x": 1}
+        assert any((tmp_path / "s3" / "meta").rglob("*"))  # metadata went to the sidecar
+    assert server.proc is None

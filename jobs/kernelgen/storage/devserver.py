@@ -66,7 +66,13 @@ def _die_with_parent() -> None:
 class S3DevServer:
     """Start with `with S3DevServer() as s3:`; then s3.endpoint, s3.access_key, s3.secret_key, s3.new_bucket()."""
 
-    def __init__(self, binary: Path | None = None, root: Path | None = None, startup_timeout: float = 30.0):
+    def __init__(
+        self,
+        binary: Path | None = None,
+        root: Path | None = None,
+        startup_timeout: float = 30.0,
+        sidecar: bool | None = None,
+    ):
         self.binary = binary or find_versitygw()
         if self.binary is None:
             raise FileNotFoundError("versitygw not found: run hack/s3/build.sh (or set KERNELGEN_VERSITYGW)")
@@ -80,6 +86,7 @@ class S3DevServer:
         self.startup_timeout = startup_timeout
         self.proc: subprocess.Popen[bytes] | None = None
         self.log_path = self.root / "versitygw.log"
+        self.sidecar = sidecar  # None: only when the file system lacks user xattrs
 
     def start(self) -> S3DevServer:
         data = self.root / "data"
@@ -88,7 +95,8 @@ class S3DevServer:
             str(self.binary), "--access", self.access_key, "--secret", self.secret_key,
             "--region", self.region, "--port", f"127.0.0.1:{self.port}", "--quiet", "posix",
         ]
-        if not _xattrs_work(data):
+        if self.sidecar or (self.sidecar is None and not _xattrs_work(data)):
+            self.sidecar = True
             sidecar = self.root / "meta"
             sidecar.mkdir(exist_ok=True)
             cmd += ["--sidecar", str(sidecar)]
