@@ -24,7 +24,7 @@ from .candidates import candidate_sha256
 from .model import Backend, Candidate, CaseResult, CompileResult, EvalRecord, Task, TestCase, Verdict
 from .records import RecordLog
 from .sandbox import run_case
-from .tasks import select_cases
+from .tasks import select_cases, task_sha256
 
 COMPILE_LOG_CHARS = 4000
 
@@ -114,6 +114,12 @@ class Evaluator:
         self.versions = dict(backend.versions())
         self._lock = threading.Lock()
         self.outcome = EvalOutcome()
+        self._task_hashes: dict[str, str] = {}
+
+    def _task_sha(self, task: Task) -> str:
+        if task.task_id not in self._task_hashes:
+            self._task_hashes[task.task_id] = task_sha256(task)
+        return self._task_hashes[task.task_id]
 
     def _record(self, task: Task, cand: Candidate, case: TestCase, *, verdict: Verdict, message: str,
                 cres: CompileResult | None, res: CaseResult | None, seed: int, seconds: float) -> None:
@@ -127,7 +133,9 @@ class Evaluator:
             max_abs_err=res.max_abs_err if res else None, max_rel_err=res.max_rel_err if res else None,
             candidate_ms=list(res.candidate_ms) if res else [], baseline_ms=list(res.baseline_ms) if res else [],
             speedup=_speedup(res) if res else None, seed=seed, backend=self.backend.name,
-            versions=self.versions, seconds=round(seconds, 3), finished_at=_now())
+            versions=self.versions, seconds=round(seconds, 3), finished_at=_now(),
+            task_sha256=self._task_sha(task), diagnostics=list(res.diagnostics[-12:]) if res and
+            verdict != Verdict.OK else [])
         self.log.append(rec)
         with self._lock:
             self.outcome.evaluated += 1
@@ -141,7 +149,7 @@ class Evaluator:
             self.on_skip(n_cases)
 
     def evaluate_candidate(self, task: Task, cand: Candidate, cases: list[TestCase], done: dict) -> None:
-        sha = candidate_sha256(cand.files)
+        sha = (candidate_sha256(cand.files), self._task_sha(task))
         todo = [c for c in cases if done.get((task.task_id, c.case_id, cand.sample)) != sha]
         if not todo:
             return
@@ -194,11 +202,12 @@ class Evaluator:
                          seed=seeds[c.case_id], seconds=res.seconds)
 
     def run_all(self, work: list[tuple[Task, Candidate, list[TestCase]]]) -> EvalOutcome:
-        # a record counts as done only for the same candidate content (an edited candidate is evaluated again;
-        # its new record supersedes the old one, last line wins)
-        done = {k: r.candidate_sha256 for k, r in self.log.load().items()}
+        # a record counts as done only for the same candidate and task content (an edited candidate or task is
+        # evaluated again; its new record supersedes the old one, last line wins)
+        done = {k: (r.candidate_sha256, r.task_sha256) for k, r in self.log.load().items()}
         skipped = sum(1 for t, cand, cases in work for c in cases
-                      if done.get((t.task_id, c.case_id, cand.sample)) == candidate_sha256(cand.files))
+                      if done.get((t.task_id, c.case_id, cand.sample)) == (candidate_sha256(cand.files),
+                                                                            self._task_sha(t)))
         self.outcome.skipped = skipped
         if skipped and self.on_skip:
             self.on_skip(skipped)

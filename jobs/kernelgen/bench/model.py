@@ -213,6 +213,8 @@ class EvalRecord:
     versions: dict[str, str]
     seconds: float
     finished_at: str              # ISO-8601 UTC
+    task_sha256: str = ""         # hash of the task's files that define it (question, validation, api_desc)
+    diagnostics: list[str] = field(default_factory=list)   # worker stderr tail / traceback lines when not ok
 
     @property
     def key(self) -> tuple[str, int, int]:

@@ -4,7 +4,8 @@ Resume: `RecordLog.load()` returns the records already on disk, keyed by (task_i
 evaluator skips those keys. A run killed mid-write leaves at most one partial last line; it is ignored on
 load and cut off before the next append, so the file stays one JSON object per line.
 
-Some fields are wall-clock measurements and differ from run to run by nature (`VOLATILE_FIELDS`);
+Some fields are wall-clock measurements or hold temporary paths and differ from run to run by nature
+(`VOLATILE_FIELDS`);
 `stable_view` drops them, which is what "identical records after a resume" compares.
 """
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Iterable
 from .model import EvalRecord
 
 VOLATILE_FIELDS = ("seconds", "finished_at", "compile_seconds", "compile_cached", "candidate_ms", "baseline_ms",
-                   "speedup")
+                   "speedup", "diagnostics")
 _FIELDS = {f.name for f in fields(EvalRecord)}
 
 

@@ -147,6 +147,18 @@ def case_row(task: Task, case: TestCase) -> dict[str, Any]:
     return row
 
 
+def task_sha256(task: Task) -> str:
+    """Content hash of what defines a task for evaluation (api_desc, question templates, validation files)."""
+    import hashlib
+    h = hashlib.sha256(task.api_desc.encode())
+    for rel in sorted(task.question_files):
+        h.update(rel.encode() + b"\0" + task.question_files[rel].encode() + b"\0")
+    for p in sorted(task.validation_dir.rglob("*")):
+        if p.is_file() and "__pycache__" not in p.parts:
+            h.update(p.relative_to(task.validation_dir).as_posix().encode() + b"\0" + p.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
 def select_cases(task: Task, shape_mode: str = "static", max_cases: int | None = None) -> list[TestCase]:
     """Static mode (NPUKernelBench's default) evaluates the first case only unless max_cases asks for more;
     dynamic mode evaluates every case (capped by max_cases)."""
