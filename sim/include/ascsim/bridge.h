@@ -1,0 +1,33 @@
+// ascsim: the aclnn-style entry used by EXEC_NPU_CMD. Torch-free so the runtime never depends on torch.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ascsim {
+
+struct HostArg {
+    enum Kind { NONE, TENSOR, TENSOR_LIST, SCALAR, INT, FLOAT, BOOL, STR, INT_LIST, FLOAT_LIST, BOOL_LIST } kind = NONE;
+    void* data = nullptr;            // TENSOR: contiguous host memory
+    size_t nbytes = 0;
+    int dtype = -1;                  // ge::DataType
+    std::vector<int64_t> shape;
+    std::vector<HostArg> list;       // TENSOR_LIST
+    double f = 0;                    // SCALAR (float-valued) / FLOAT
+    int64_t i = 0;                   // SCALAR (int-valued) / INT
+    bool scalar_is_float = false;
+    bool b = false;
+    std::string s;
+    std::vector<int64_t> li;
+    std::vector<double> lf;
+};
+
+// Runs host tiling for op `aclnn<Op>` then the kernel over blockDim simulated cores. Throws std::runtime_error
+// with a hardware-shaped message when the strict layer rejects the launch.
+void exec_npu_cmd(const char* api, std::vector<HostArg>& args);
+
+using Launcher = void (*)(uint8_t** args, size_t nargs);
+void register_kernel(const char* op_type, const int* columns, int ncolumns, Launcher fn, const uint64_t* keys, int nkeys);
+
+}  // namespace ascsim

@@ -1,0 +1,115 @@
+// ascsim kernel side: block indices, intra-/inter-core sync, mask registers, workspace, tiling access, debug.
+#pragma once
+#include <string>
+#include "engine.h"
+
+namespace ascsim {
+void set_flag(int evt, int id, const char* api);
+void wait_flag(int evt, int id, const char* api);
+void load_tiling(void* dst, size_t bytes, const uint8_t* tiling, const char* type_name);
+[[noreturn]] void assert_failed(const char* expr, const char* file, int line);
+inline int hard_event_of(pipe_t src, pipe_t dst) { return 100 + int(src) * 16 + int(dst); }
+}  // namespace ascsim
+
+namespace AscendC {
+
+__aicore__ inline int64_t GetBlockIdx() { return ::ascsim::core().block_idx; }
+__aicore__ inline int64_t GetBlockNum() { return ::ascsim::core().block_num; }
+__aicore__ inline int64_t GetSubBlockIdx() { return 0; }
+__aicore__ inline int64_t GetSubBlockNum() { return 1; }
+__aicore__ inline int64_t GetTaskRatio() { return 1; }
+__aicore__ inline int64_t GetSystemCycle() { return 0; }
+
+template <HardEvent event> __aicore__ inline void SetFlag(int32_t eventID) { ::ascsim::set_flag(int(event), eventID, "SetFlag"); }
+template <HardEvent event> __aicore__ inline void WaitFlag(int32_t eventID) { ::ascsim::wait_flag(int(event), eventID, "WaitFlag"); }
+template <pipe_t pipe> __aicore__ inline void PipeBarrier() {
+    static_assert(pipe != PIPE_S, "PipeBarrier<PIPE_S> is not allowed");
+}
+
+template <bool isAIVOnly = true> __aicore__ inline void SyncAll() { ::ascsim::sync_all("SyncAll"); }
+template <bool isAIVOnly = true>
+__aicore__ inline void SyncAll(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t>& ubWorkspace, const int32_t usedCores = 0) {
+    ::ascsim::check_gm(gmWorkspace.addr_, size_t(GetBlockNum()) * 32, true, "SyncAll");
+    (void)ubWorkspace; (void)usedCores;
+    ::ascsim::sync_all("SyncAll");
+}
+__aicore__ inline void SyncAll(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t>& ubWorkspace, const int32_t usedCores = 0) {
+    SyncAll<true>(gmWorkspace, ubWorkspace, usedCores);
+}
+
+// Mask registers.
+template <typename T, MaskMode mode = MaskMode::NORMAL>
+__aicore__ inline void SetVectorMask(const uint64_t maskHigh, const uint64_t maskLow) {
+    auto& c = ::ascsim::core();
+    if (c.counter_mode) { c.mask[0] = maskLow; c.mask[1] = 0; }
+    else { c.mask[0] = maskLow; c.mask[1] = maskHigh; }
+}
+template <typename T, MaskMode mode = MaskMode::NORMAL> __aicore__ inline void SetVectorMask(int32_t len) {
+    auto& c = ::ascsim::core();
+    if (c.counter_mode || mode == MaskMode::COUNTER) { c.mask[0] = uint64_t(len); c.mask[1] = 0; return; }
+    ::ascsim::Mask m = ::ascsim::mask_from(uint64_t(len), 256 / sizeof(T), true);
+    c.mask[0] = m.bits[0];
+    c.mask[1] = m.bits[1];
+}
+__aicore__ inline void ResetMask() { auto& c = ::ascsim::core(); c.mask[0] = c.mask[1] = ~0ull; }
+__aicore__ inline void SetMaskCount() { ::ascsim::core().counter_mode = true; }
+__aicore__ inline void SetMaskNorm() { ::ascsim::core().counter_mode = false; }
+
+class AscendCUtils {
+public:
+    template <typename T, bool isSetMask = true> __aicore__ static inline void SetMask(const uint64_t& maskHigh, const uint64_t& maskLow) {
+        if (isSetMask) SetVectorMask<T>(maskHigh, maskLow);
+    }
+    template <typename T, bool isSetMask = true> __aicore__ static inline void SetMask(int32_t len) {
+        if (isSetMask) SetVectorMask<T>(len);
+    }
+    template <typename T> __aicore__ static inline constexpr int32_t GetC0Count() { return 32 / sizeof(T); }
+    __aicore__ static inline void ResetMask() { AscendC::ResetMask(); }
+};
+
+__aicore__ inline GM_ADDR GetUserWorkspace(GM_ADDR workspace) { return workspace; }
+__aicore__ inline GM_ADDR GetSysWorkSpacePtr() { return ::ascsim::core().sys_workspace; }
+__aicore__ inline void SetSysWorkspace(GM_ADDR workspace) { (void)workspace; }
+
+template <typename T> __aicore__ inline float ToFloat(const T& v) { return float(v); }
+__aicore__ inline bfloat16_t ToBfloat16(const float& v) { return bfloat16_t(v); }
+
+template <typename T> __aicore__ inline void DumpTensor(const LocalTensor<T>&, uint32_t, uint32_t) {}
+template <typename T> __aicore__ inline void DumpTensor(const GlobalTensor<T>&, uint32_t, uint32_t) {}
+template <typename T> __aicore__ inline void DumpTensor(const LocalTensor<T>&, uint32_t, uint32_t, const ShapeInfo&) {}
+template <class... Args> __aicore__ inline void PRINTF(Args...) {}
+__aicore__ inline void Trap() { ::ascsim::fail("Trap", "trap error", "kernel executed Trap()"); }
+
+}  // namespace AscendC
+
+// Bisheng-style raw intrinsics that AscendC kernels commonly mix in.
+__aicore__ inline void pipe_barrier(pipe_t) {}
+__aicore__ inline void set_flag(pipe_t src, pipe_t dst, event_t id) { ::ascsim::set_flag(::ascsim::hard_event_of(src, dst) % 40, id, "set_flag"); }
+__aicore__ inline void wait_flag(pipe_t src, pipe_t dst, event_t id) { ::ascsim::wait_flag(::ascsim::hard_event_of(src, dst) % 40, id, "wait_flag"); }
+__aicore__ inline void set_vector_mask(uint64_t hi, uint64_t lo) { auto& c = ::ascsim::core(); c.mask[0] = lo; c.mask[1] = hi; }
+__aicore__ inline void set_mask_count() { ::ascsim::core().counter_mode = true; }
+__aicore__ inline void set_mask_norm() { ::ascsim::core().counter_mode = false; }
+__aicore__ inline int64_t get_block_idx() { return ::ascsim::core().block_idx; }
+__aicore__ inline int64_t get_block_num() { return ::ascsim::core().block_num; }
+__aicore__ inline int64_t block_idx_compat() { return ::ascsim::core().block_idx; }
+
+#ifndef ASSERT
+#define ASSERT(expr) ((expr) ? (void)0 : ::ascsim::assert_failed(#expr, __FILE__, __LINE__))
+#endif
+#define ascendc_assert(expr, ...) ASSERT(expr)
+
+// Tiling access. ASCSIM_DEFAULT_TILING_STRUCT comes from the generated tiling header (registered class of the op).
+#define GET_TILING_DATA(var, tiling) \
+    ASCSIM_DEFAULT_TILING_STRUCT var; \
+    ::ascsim::load_tiling(&var, sizeof(var), (const uint8_t*)(tiling), ASCSIM_STR(ASCSIM_DEFAULT_TILING_STRUCT))
+#define GET_TILING_DATA_WITH_STRUCT(Struct, var, tiling) \
+    Struct var; \
+    ::ascsim::load_tiling(&var, sizeof(var), (const uint8_t*)(tiling), #Struct)
+#define GET_TILING_DATA_PTR_WITH_STRUCT(Struct, var, tiling) \
+    const Struct* var = reinterpret_cast<const Struct*>(tiling)
+#define GET_TILING_DATA_MEMBER(Struct, member, var, tiling) \
+    decltype(Struct::member) var; \
+    ::ascsim::load_tiling(&var, sizeof(var), (const uint8_t*)(tiling) + offsetof(Struct, member), #Struct "." #member)
+#define TILING_KEY_IS(k) (::ascsim::core().tiling_key == static_cast<uint64_t>(k))
+#define ASCSIM_STR2(x) #x
+#define ASCSIM_STR(x) ASCSIM_STR2(x)

@@ -1,0 +1,197 @@
+// ascsim kernel side: TPipe (UB allocation), TQue/TQueBind (buffer queues with misuse checks) and TBuf.
+#pragma once
+#include <cstring>
+#include <string>
+#include "tensor.h"
+
+namespace ascsim {
+constexpr uint8_t kPoisonByte = 0xFF;   // NaN for half/float: uninitialised reads show up in results
+[[noreturn]] void fail_queue(const char* api, const std::string& detail);
+inline bool is_ub_position(AscendC::TPosition p) {
+    using AscendC::TPosition;
+    return p == TPosition::VECIN || p == TPosition::VECOUT || p == TPosition::VECCALC;
+}
+}  // namespace ascsim
+
+namespace AscendC {
+
+using TEventID = int8_t;
+template <TPosition pos> class TBuf;
+
+class TPipe {
+public:
+    TPipe() { ascsim::core().tpipe = this; }
+    ~TPipe() {
+        if (ascsim::core().tpipe == this) ascsim::core().tpipe = nullptr;
+    }
+    TPipe(const TPipe&) = delete;
+    TPipe& operator=(const TPipe&) = delete;
+
+    template <class Q> bool InitBuffer(Q& que, uint8_t num, uint32_t len) {
+        static_assert(Q::kIsQueue, "InitBuffer(que, num, len) expects a TQue/TQueBind");
+        if (num < 1 || num > 64) ascsim::fail_queue("InitBuffer", "num " + std::to_string(num) + " out of range [1, 64]");
+        uint32_t aligned = (len + 31u) / 32u * 32u;
+        uint8_t* base = Allocate("InitBuffer", Q::kSrcPos, uint64_t(aligned) * num);
+        que.Bind(base, num, aligned);
+        return true;
+    }
+    template <TPosition pos> bool InitBuffer(TBuf<pos>& buf, uint32_t len);
+    void Destroy() {}
+    void Reset() { used_ = 0; }
+    template <HardEvent evt> TEventID FetchEventID() { return 0; }
+    TEventID FetchEventID(HardEvent) { return 0; }
+    template <HardEvent evt> TEventID AllocEventID() {
+        for (int i = 0; i < 8; ++i) if (!(reserved_[int(evt)] & (1u << i))) { reserved_[int(evt)] |= 1u << i; return TEventID(i); }
+        ascsim::fail_queue("AllocEventID", "all 8 event ids of this HardEvent are reserved");
+    }
+    template <HardEvent evt> void ReleaseEventID(TEventID id) { reserved_[int(evt)] &= ~(1u << id); }
+    uint32_t UsedBytes() const { return used_; }
+
+    uint8_t* Allocate(const char* api, TPosition pos, uint64_t bytes);
+
+private:
+    uint32_t used_ = 0;
+    uint8_t reserved_[64] = {};
+};
+
+inline TPipe* GetTPipePtr() { return static_cast<TPipe*>(ascsim::core().tpipe); }
+
+template <TPosition src, TPosition dst, int32_t depth, auto mask = 0> class TQueBind {
+public:
+    static constexpr bool kIsQueue = true;
+    static constexpr TPosition kSrcPos = src;
+    TQueBind() = default;
+
+    void Bind(uint8_t* base, uint8_t num, uint32_t len) {
+        base_ = base; num_ = num; len_ = len; head_ = 0; count_ = 0;
+        for (int i = 0; i < 64; ++i) state_[i] = kFree;
+    }
+    template <typename T> LocalTensor<T> AllocTensor() {
+        Require("AllocTensor");
+        for (int i = 0; i < num_; ++i) {
+            if (state_[i] == kFree) {
+                state_[i] = kAllocated;
+                std::memset(Slot(i), ascsim::kPoisonByte, len_);
+                return LocalTensor<T>(reinterpret_cast<T*>(Slot(i)), len_ / uint32_t(sizeof(T)), src);
+            }
+        }
+        ascsim::fail_queue("AllocTensor", "all " + std::to_string(num_) +
+                           " buffers of the queue are in use (a FreeTensor is missing); the core would wait forever");
+    }
+    template <typename T> void AllocTensor(LocalTensor<T>& t) { t = AllocTensor<T>(); }
+    template <typename T> bool EnQue(const LocalTensor<T>& t) {
+        int i = SlotOf("EnQue", t.addr_);
+        if (state_[i] != kAllocated) ascsim::fail_queue("EnQue", "tensor is not an allocated buffer of this queue (double EnQue or already freed)");
+        int cap = depth > 0 ? depth : num_;
+        if (count_ >= cap) ascsim::fail_queue("EnQue", "queue depth " + std::to_string(cap) + " exceeded (EnQue without DeQue)");
+        state_[i] = kQueued;
+        fifo_[(head_ + count_) % 64] = uint8_t(i);
+        ++count_;
+        return true;
+    }
+    template <TPosition s, TPosition d, typename T> bool EnQue(const LocalTensor<T>& t) { return EnQue(t); }
+    template <typename T> LocalTensor<T> DeQue() {
+        Require("DeQue");
+        if (count_ == 0) ascsim::fail_queue("DeQue", "DeQue on an empty queue: the core would wait forever (aicore timeout)");
+        int i = fifo_[head_];
+        head_ = (head_ + 1) % 64;
+        --count_;
+        state_[i] = kAllocated;
+        return LocalTensor<T>(reinterpret_cast<T*>(Slot(i)), len_ / uint32_t(sizeof(T)), dst);
+    }
+    template <typename T> void DeQue(LocalTensor<T>& t) { t = DeQue<T>(); }
+    template <TPosition s, TPosition d, typename T> LocalTensor<T> DeQue() { return DeQue<T>(); }
+    template <typename T> void FreeTensor(LocalTensor<T>& t) {
+        int i = SlotOf("FreeTensor", t.addr_);
+        if (state_[i] == kFree) ascsim::fail_queue("FreeTensor", "double FreeTensor of the same buffer");
+        if (state_[i] == kQueued) ascsim::fail_queue("FreeTensor", "FreeTensor of a buffer that is still enqueued");
+        state_[i] = kFree;
+        std::memset(Slot(i), ascsim::kPoisonByte, len_);   // use-after-free reads show up as NaN
+    }
+    bool VacantInQue() { return count_ < (depth > 0 ? depth : num_); }
+    bool HasTensorInQue() { return count_ > 0; }
+    int32_t GetTensorCountInQue() { return count_; }
+    bool HasIdleBuffer() {
+        for (int i = 0; i < num_; ++i) if (state_[i] == kFree) return true;
+        return false;
+    }
+    void FreeAllEvent() {}
+
+private:
+    enum : uint8_t { kFree, kAllocated, kQueued };
+    uint8_t* Slot(int i) const { return base_ + size_t(i) * len_; }
+    void Require(const char* api) const {
+        if (!base_) ascsim::fail_queue(api, "queue used before TPipe::InitBuffer");
+    }
+    int SlotOf(const char* api, const void* p) const {
+        Require(api);
+        const uint8_t* q = static_cast<const uint8_t*>(p);
+        if (q >= base_ && q < base_ + size_t(num_) * len_ && (q - base_) % len_ == 0) return int((q - base_) / len_);
+        ascsim::fail_queue(api, "tensor does not start a buffer of this queue");
+    }
+    uint8_t* base_ = nullptr;
+    uint8_t num_ = 0;
+    uint32_t len_ = 0;
+    uint8_t state_[64] = {};
+    uint8_t fifo_[64] = {};
+    int head_ = 0, count_ = 0;
+};
+
+template <TPosition pos, int32_t depth, auto mask = 0> class TQue : public TQueBind<pos, pos, depth, mask> {};
+
+template <TPosition pos = TPosition::VECCALC> class TBuf {
+public:
+    static constexpr bool kIsQueue = false;
+    TBuf() = default;
+    template <typename T> LocalTensor<T> Get() {
+        Require("TBuf::Get");
+        return LocalTensor<T>(reinterpret_cast<T*>(base_), len_ / uint32_t(sizeof(T)), pos);
+    }
+    template <typename T> LocalTensor<T> Get(uint32_t len) {
+        Require("TBuf::Get");
+        if (uint64_t(len) * sizeof(T) > len_)
+            ascsim::fail_queue("TBuf::Get", "requested " + std::to_string(uint64_t(len) * sizeof(T)) +
+                               " bytes from a TBuf of " + std::to_string(len_) + " bytes");
+        return LocalTensor<T>(reinterpret_cast<T*>(base_), len, pos);
+    }
+    template <typename T> LocalTensor<T> GetWithOffset(uint32_t size, uint32_t bufOffset) {
+        Require("TBuf::GetWithOffset");
+        if (bufOffset % 32) ascsim::fail_queue("TBuf::GetWithOffset", "bufOffset " + std::to_string(bufOffset) + " is not 32-byte aligned");
+        if (uint64_t(bufOffset) + uint64_t(size) * sizeof(T) > len_)
+            ascsim::fail_queue("TBuf::GetWithOffset", "range exceeds the TBuf of " + std::to_string(len_) + " bytes");
+        return LocalTensor<T>(reinterpret_cast<T*>(base_ + bufOffset), size, pos);
+    }
+    void Bind(uint8_t* base, uint32_t len) { base_ = base; len_ = len; }
+
+private:
+    void Require(const char* api) const {
+        if (!base_) ascsim::fail_queue(api, "TBuf used before TPipe::InitBuffer");
+    }
+    uint8_t* base_ = nullptr;
+    uint32_t len_ = 0;
+};
+
+template <TPosition pos> bool TPipe::InitBuffer(TBuf<pos>& buf, uint32_t len) {
+    uint32_t aligned = (len + 31u) / 32u * 32u;
+    buf.Bind(Allocate("InitBuffer", pos, aligned), aligned);
+    return true;
+}
+
+inline uint8_t* TPipe::Allocate(const char* api, TPosition pos, uint64_t bytes) {
+    if (!ascsim::is_ub_position(pos))
+        ascsim::fail(api, "Failed to check tensor position",
+                     "position " + std::to_string(int(pos)) + " is not available on an AIV core (cube positions are not simulated yet)");
+    auto& c = ascsim::core();
+    if (++c.buffers_inited > 64) ascsim::fail_queue(api, "more than 64 buffers initialised in one kernel");
+    if (used_ + bytes > c.ub_size)
+        ascsim::fail(api, "VEC instruction error: the ub address out of bounds.",
+                     "UB buffer size is " + std::to_string(used_ + bytes) + ", exceeds the limit " + std::to_string(c.ub_size));
+    if (used_ + bytes > ascsim::kUbUsableBytes)
+        ascsim::warn(api, "UB usage " + std::to_string(used_ + bytes) + " B exceeds the " +
+                     std::to_string(ascsim::kUbUsableBytes) + " B that the platform reports as usable");
+    uint8_t* p = c.ub + used_;
+    used_ += uint32_t(bytes);
+    return p;
+}
+
+}  // namespace AscendC

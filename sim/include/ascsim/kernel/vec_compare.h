@@ -1,0 +1,143 @@
+// ascsim kernel side: Compare / CompareScalar (bit-mask output, LSB first) and Select.
+#pragma once
+#include "dtype_check.h"
+#include "engine.h"
+
+namespace ascsim {
+template <class C> inline bool cmp(C a, C b, AscendC::CMPMODE m) {
+    switch (m) {
+        case AscendC::CMPMODE::LT: return a < b;
+        case AscendC::CMPMODE::GT: return a > b;
+        case AscendC::CMPMODE::EQ: return a == b;
+        case AscendC::CMPMODE::LE: return a <= b;
+        case AscendC::CMPMODE::GE: return a >= b;
+        default: return a != b;
+    }
+}
+inline void set_bit(uint8_t* base, uint64_t i, bool v) {
+    uint8_t& b = base[i >> 3];
+    b = v ? uint8_t(b | (1u << (i & 7))) : uint8_t(b & ~(1u << (i & 7)));
+}
+inline bool get_bit(const uint8_t* base, uint64_t i) { return (base[i >> 3] >> (i & 7)) & 1u; }
+template <class T> inline void check_cmp_type(AscendC::CMPMODE m) {
+    if constexpr (std::is_same_v<T, int32_t>)
+        if (m != AscendC::CMPMODE::EQ) fail("Compare", "Failed to check cmpMode", "int32_t Compare supports only CMPMODE::EQ on Atlas A2");
+}
+}  // namespace ascsim
+
+namespace AscendC {
+
+template <typename T, typename U>
+__aicore__ inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode,
+                               uint32_t count) {
+    ASCSIM_DTYPE_CHECK("Compare", T, "half / float / int32_t", half, float, int32_t);
+    static_assert(::ascsim::one_of_v<U, uint8_t, int8_t>, "Failed to check dtype in Compare, dst must be uint8_t / int8_t.");
+    ::ascsim::check_cmp_type<T>(cmpMode);
+    if (count == 0) return;
+    if ((uint64_t(count) * sizeof(T)) % 256)
+        ::ascsim::warn("Compare", "count * sizeof(T) = " + std::to_string(uint64_t(count) * sizeof(T)) +
+                                      " B is not a multiple of 256 B; the hardware processes whole repeats");
+    ::ascsim::check_count("Compare", src0, count);
+    ::ascsim::check_count("Compare", src1, count);
+    ::ascsim::check_ub_aligned("Compare", dst.addr_);
+    ::ascsim::check_ub("Compare", dst.addr_, (count + 7) / 8);
+    uint8_t* out = (uint8_t*)dst.addr_;
+    for (uint32_t i = 0; i < count; ++i) ::ascsim::set_bit(out, i, ::ascsim::cmp(::ascsim::up(src0.addr_[i]), ::ascsim::up(src1.addr_[i]), cmpMode));
+}
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode,
+                               const uint64_t mask, uint8_t repeatTime, const BinaryRepeatParams& p) {
+    ASCSIM_DTYPE_CHECK("Compare", T, "half / float / int32_t", half, float, int32_t);
+    ::ascsim::check_cmp_type<T>(cmpMode);
+    constexpr uint32_t epr = ::ascsim::elems_per_repeat<T>();
+    ::ascsim::Mask m = ::ascsim::mask_from(mask, epr, isSetMask);
+    ::ascsim::Opnd ops[2] = {{(uint8_t*)src0.addr_, sizeof(T), p.src0BlkStride, p.src0RepStride},
+                             {(uint8_t*)src1.addr_, sizeof(T), p.src1BlkStride, p.src1RepStride}};
+    uint8_t* out = (uint8_t*)dst.addr_;
+    ::ascsim::check_ub("Compare", out, size_t(repeatTime) * epr / 8);
+    ::ascsim::for_each_active("Compare", m, repeatTime, epr, ops, [&](uint32_t r, uint32_t i) {
+        ::ascsim::set_bit(out, uint64_t(r) * epr + i, ::ascsim::cmp(::ascsim::up(*(T*)ops[0].at(r, i)), ::ascsim::up(*(T*)ops[1].at(r, i)), cmpMode));
+    });
+}
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode,
+                               const uint64_t mask[], uint8_t repeatTime, const BinaryRepeatParams& p) {
+    ASCSIM_DTYPE_CHECK("Compare", T, "half / float / int32_t", half, float, int32_t);
+    ::ascsim::check_cmp_type<T>(cmpMode);
+    constexpr uint32_t epr = ::ascsim::elems_per_repeat<T>();
+    ::ascsim::Mask m = ::ascsim::mask_from(mask, epr, isSetMask);
+    ::ascsim::Opnd ops[2] = {{(uint8_t*)src0.addr_, sizeof(T), p.src0BlkStride, p.src0RepStride},
+                             {(uint8_t*)src1.addr_, sizeof(T), p.src1BlkStride, p.src1RepStride}};
+    uint8_t* out = (uint8_t*)dst.addr_;
+    ::ascsim::check_ub("Compare", out, size_t(repeatTime) * epr / 8);
+    ::ascsim::for_each_active("Compare", m, repeatTime, epr, ops, [&](uint32_t r, uint32_t i) {
+        ::ascsim::set_bit(out, uint64_t(r) * epr + i, ::ascsim::cmp(::ascsim::up(*(T*)ops[0].at(r, i)), ::ascsim::up(*(T*)ops[1].at(r, i)), cmpMode));
+    });
+}
+
+template <typename T, typename U>
+__aicore__ inline void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src1Scalar, CMPMODE cmpMode,
+                                     uint32_t count) {
+    ASCSIM_DTYPE_CHECK("CompareScalar", T, "half / float / int32_t", half, float, int32_t);
+    ::ascsim::check_cmp_type<T>(cmpMode);
+    if (count == 0) return;
+    ::ascsim::check_count("CompareScalar", src0, count);
+    ::ascsim::check_ub_aligned("CompareScalar", dst.addr_);
+    ::ascsim::check_ub("CompareScalar", dst.addr_, (count + 7) / 8);
+    uint8_t* out = (uint8_t*)dst.addr_;
+    auto s = ::ascsim::up(src1Scalar);
+    for (uint32_t i = 0; i < count; ++i) ::ascsim::set_bit(out, i, ::ascsim::cmp(::ascsim::up(src0.addr_[i]), s, cmpMode));
+}
+template <typename T, typename U>
+__aicore__ inline void Compares(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src1Scalar, CMPMODE cmpMode, uint32_t count) {
+    CompareScalar(dst, src0, src1Scalar, cmpMode, count);
+}
+
+// Select: bit i of selMask = 1 picks src0[i], 0 picks src1[i] (or the scalar).
+template <typename T, typename U>
+__aicore__ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
+                              const LocalTensor<T>& src1, SELMODE selMode, uint32_t count) {
+    ASCSIM_DTYPE_CHECK("Select", T, "half / float", half, float);
+    if (count == 0) return;
+    ::ascsim::check_count("Select", dst, count);
+    ::ascsim::check_count("Select", src0, count);
+    ::ascsim::check_count("Select", src1, count);
+    const uint8_t* bits = (const uint8_t*)selMask.addr_;
+    constexpr uint32_t epr = ::ascsim::elems_per_repeat<T>();
+    for (uint32_t i = 0; i < count; ++i) {
+        uint64_t bi = selMode == SELMODE::VSEL_CMPMASK_SPR ? (i % epr) : i;
+        dst.addr_[i] = ::ascsim::get_bit(bits, bi) ? src0.addr_[i] : src1.addr_[i];
+    }
+}
+template <typename T, typename U>
+__aicore__ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0, T src1,
+                              SELMODE selMode, uint32_t count) {
+    ASCSIM_DTYPE_CHECK("Select", T, "half / float", half, float);
+    if (count == 0) return;
+    ::ascsim::check_count("Select", dst, count);
+    ::ascsim::check_count("Select", src0, count);
+    const uint8_t* bits = (const uint8_t*)selMask.addr_;
+    constexpr uint32_t epr = ::ascsim::elems_per_repeat<T>();
+    for (uint32_t i = 0; i < count; ++i) {
+        uint64_t bi = selMode == SELMODE::VSEL_CMPMASK_SPR ? (i % epr) : i;
+        dst.addr_[i] = ::ascsim::get_bit(bits, bi) ? src0.addr_[i] : src1;
+    }
+}
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
+                              const LocalTensor<T>& src1, SELMODE selMode, uint64_t mask, uint8_t repeatTime,
+                              const BinaryRepeatParams& p) {
+    ASCSIM_DTYPE_CHECK("Select", T, "half / float", half, float);
+    constexpr uint32_t epr = ::ascsim::elems_per_repeat<T>();
+    ::ascsim::Mask m = ::ascsim::mask_from(mask, epr, isSetMask);
+    ::ascsim::Opnd ops[3] = {{(uint8_t*)dst.addr_, sizeof(T), p.dstBlkStride, p.dstRepStride},
+                             {(uint8_t*)src0.addr_, sizeof(T), p.src0BlkStride, p.src0RepStride},
+                             {(uint8_t*)src1.addr_, sizeof(T), p.src1BlkStride, p.src1RepStride}};
+    const uint8_t* bits = (const uint8_t*)selMask.addr_;
+    ::ascsim::for_each_active("Select", m, repeatTime, epr, ops, [&](uint32_t r, uint32_t i) {
+        uint64_t bi = selMode == SELMODE::VSEL_CMPMASK_SPR ? i : uint64_t(r) * epr + i;
+        *(T*)ops[0].at(r, i) = ::ascsim::get_bit(bits, bi) ? *(T*)ops[1].at(r, i) : *(T*)ops[2].at(r, i);
+    });
+}
+
+}  // namespace AscendC

@@ -1,0 +1,46 @@
+// ascsim: the small ABI between the kernel-side headers and the simulator runtime (src/runtime.cpp).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace ascsim {
+
+constexpr uint32_t kUbBytes = 192 * 1024;          // physical UB per AIV
+constexpr uint32_t kUbUsableBytes = 196352;        // what PlatformAscendC reports (192 KiB - 256)
+constexpr int kMaxEventId = 8;
+constexpr int kNumHardEvents = 40;
+
+struct CoreCtx {
+    int64_t block_idx = 0;
+    int64_t block_num = 1;
+    uint8_t* ub = nullptr;                // base of this core's unified buffer
+    uint32_t ub_size = kUbBytes;
+    uint64_t mask[2] = {~0ull, ~0ull};   // vector mask register (normal mode) / count (counter mode)
+    bool counter_mode = false;
+    int atomic_op = 0;                    // 0 none, 1 add, 2 max, 3 min
+    int atomic_dtype = 0;                 // ascsim::DtypeTag of the atomic type
+    void* tpipe = nullptr;                // the TPipe constructed last on this core (GetTPipePtr)
+    uint64_t tiling_key = 0;
+    uint8_t flags[kNumHardEvents][kMaxEventId] = {};
+    int buffers_inited = 0;
+    uint8_t* workspace = nullptr;
+    uint8_t* sys_workspace = nullptr;
+    uint64_t deq_scale_bits = 0;
+    float deq_scale = 1.0f;
+    double reduce_value = 0, reduce_index = 0;   // last ReduceMax/Min results (GetReduceMaxMinCount)
+    double acc_val = 0;                           // last ReduceSum result (GetAccVal)
+};
+
+CoreCtx& core();
+
+// A strict-layer failure: aborts the launch; the bridge raises it in Python as RuntimeError.
+[[noreturn]] void fail(const char* api, const std::string& hw_error, const std::string& detail);
+// A silent hardware behaviour worth reporting (printed on stderr after the launch, de-duplicated).
+void warn(const char* api, const std::string& detail);
+// GM access check against the launch's allocations (tensors, workspace, tiling) incl. allocator padding.
+void check_gm(const void* p, size_t bytes, bool write, const char* api);
+// Hard SyncAll across the launch's cores (deadlock-detected).
+void sync_all(const char* api);
+
+}  // namespace ascsim

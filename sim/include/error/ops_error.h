@@ -1,0 +1,4 @@
+// ascsim: vendor include name.
+#pragma once
+#include <cstdio>
+#include "register/op_def_registry.h"

@@ -1,0 +1,3 @@
+// ascsim: vendor include name (PlatFormInfos is opaque here).
+#pragma once
+#include "ascsim/host/gert.h"

@@ -1,0 +1,14 @@
+// ascsim: vendor include name for the OpDef DSL and the op-impl registry.
+#pragma once
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+#include <algorithm>
+#include "ascsim/host/ge_types.h"
+#include "ascsim/host/gert.h"
+#include "ascsim/host/opdef.h"
+#include "ascsim/host/platform.h"

@@ -1,0 +1,3 @@
+// ascsim: vendor include name.
+#pragma once
+#include "register/op_def_registry.h"

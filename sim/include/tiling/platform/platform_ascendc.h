@@ -1,0 +1,3 @@
+// ascsim: vendor include name.
+#pragma once
+#include "ascsim/host/platform.h"

@@ -1,0 +1,1 @@
+"""CPU stand-in for torch_npu.contrib (see torch_npu/__init__.py)."""

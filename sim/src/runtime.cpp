@@ -1,0 +1,628 @@
+// ascsim runtime: GM allocations with guards, the multi-core runner (one thread per simulated core, run one
+// at a time so results are deterministic; SyncAll with deadlock detection), the strict-layer error channel,
+// host registries, and the aclnn bridge (tiling -> launch -> copy back).
+#include <pthread.h>
+
+#include <algorithm>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "ascsim/bridge.h"
+#include "ascsim/host/opdef.h"
+#include "ascsim/host/platform.h"
+#include "ascsim/kernel/defs.h"
+#include "ascsim/runtime_api.h"
+
+namespace ascsim {
+
+struct KernelError : std::runtime_error { using std::runtime_error::runtime_error; };
+struct CoreAbort {};   // unwinds a parked core after another core failed
+
+// ---------------------------------------------------------------- GM ---------------------------------------
+constexpr size_t kGuard = 4096;
+constexpr uint8_t kCanary = 0xA5;
+enum class GmKind { INPUT, OUTPUT, WORKSPACE, TILING, SYS };
+
+struct GmRegion {
+    std::string name;
+    GmKind kind;
+    uint8_t* raw = nullptr;      // allocation incl. guards
+    uint8_t* base = nullptr;     // first byte handed to the kernel
+    size_t size = 0;             // logical bytes
+    size_t padded = 0;           // bytes the device allocator would give (size + 32, rounded up to 512)
+    bool written = false;
+};
+
+struct Launch {
+    std::vector<std::unique_ptr<GmRegion>> regions;
+    std::mutex m;
+    std::condition_variable cv;
+    int n = 0;                   // cores in this wave
+    int64_t block_num = 0;
+    int turn = -1;
+    std::vector<int> state;      // 0 ready, 1 parked in SyncAll, 2 done
+    int parked = 0;
+    bool aborted = false;
+    std::string error;
+    std::vector<std::string> warnings;
+    std::set<std::string> warn_seen;
+    uint32_t physical_cores = 48;
+    uint64_t tiling_key = 0;
+    uint8_t* workspace = nullptr;
+    uint8_t* sys_workspace = nullptr;
+};
+
+static Launch* g_launch = nullptr;   // one launch at a time per process (EXEC_NPU_CMD is synchronous)
+static std::mutex g_launch_mutex;
+
+static thread_local CoreCtx t_dummy;
+static thread_local CoreCtx* t_core = nullptr;
+static thread_local int t_core_slot = -1;
+
+CoreCtx& core() { return t_core ? *t_core : t_dummy; }
+
+std::string hexaddr(const void* p) {
+    char b[32];
+    std::snprintf(b, sizeof b, "0x%llx", (unsigned long long)(uintptr_t)p);
+    return b;
+}
+
+static std::string core_tag() {
+    if (!t_core) return "host";
+    return "core " + std::to_string(t_core->block_idx) + " (AIV)";
+}
+
+[[noreturn]] void fail(const char* api, const std::string& hw_error, const std::string& detail) {
+    std::string msg = "EZ9999: Inner Error! [ascsim] " + core_tag() + ": " + api + ": " + hw_error +
+                      (detail.empty() ? "" : " (" + detail + ")");
+    throw KernelError(msg);
+}
+
+void warn(const char* api, const std::string& detail) {
+    Launch* L = g_launch;
+    std::string msg = std::string(api) + ": " + detail;
+    if (!L) { std::fprintf(stderr, "[ascsim] warning: %s\n", msg.c_str()); return; }
+    if (L->warn_seen.insert(msg).second && L->warnings.size() < 50) L->warnings.push_back(core_tag() + ": " + msg);
+}
+
+[[noreturn]] void fail_ub_bounds(const char* api, const void* p, size_t bytes) {
+    const uint8_t* b = core().ub;
+    long long off = b ? (long long)((const uint8_t*)p - b) : -1;
+    fail(api, "VEC instruction error: the ub address out of bounds.",
+         "access of " + std::to_string(bytes) + " B at UB offset " + std::to_string(off) + " exceeds the " +
+             std::to_string(core().ub_size) + " B unified buffer");
+}
+[[noreturn]] void fail_ub_align(const char* api, const void* p, uint32_t align) {
+    fail(api, "The UB address accessed by the VEC instruction is not aligned.",
+         "operand at UB offset " + std::to_string((const uint8_t*)p - core().ub) + " must be " + std::to_string(align) + "-byte aligned");
+}
+[[noreturn]] void fail_queue(const char* api, const std::string& detail) { fail(api, "TQue/TBuf misuse", detail); }
+[[noreturn]] void assert_failed(const char* expr, const char* file, int line) {
+    fail("ASSERT", "kernel assertion failed", std::string(expr) + " at " + file + ":" + std::to_string(line));
+}
+
+void check_gm(const void* p, size_t bytes, bool write, const char* api) {
+    Launch* L = g_launch;
+    if (!L) return;
+    const uint8_t* q = static_cast<const uint8_t*>(p);
+    for (auto& r : L->regions) {
+        if (q >= r->base && q + bytes <= r->base + r->padded) {
+            if (write) {
+                if (r->kind == GmKind::TILING) fail(api, "kernel wrote the tiling buffer", "tiling data is read-only for kernels");
+                if (r->kind == GmKind::INPUT && !r->written)
+                    warn(api, "kernel writes to input tensor '" + r->name + "' (inputs must not be modified)");
+                r->written = true;
+            }
+            return;
+        }
+    }
+    std::string near;
+    for (auto& r : L->regions) {
+        long long off = (long long)(q - r->base);
+        if (off > -(long long)kGuard * 4 && off < (long long)(r->padded + kGuard * 4))
+            near = " (" + std::to_string(off) + " B from the start of " + r->name + ", which holds " + std::to_string(r->size) + " B)";
+    }
+    fail(api, "The DDR address of the MTE instruction is out of range.",
+         std::string(write ? "write" : "read") + " of " + std::to_string(bytes) + " B at " + hexaddr(p) + near);
+}
+
+// ---------------------------------------------------------------- sync ------------------------------------
+void set_flag(int evt, int id, const char* api) {
+    if (id < 0 || id >= kMaxEventId) fail(api, "Failed to check eventID value", "event id " + std::to_string(id) + " outside 0 ~ 7");
+    uint8_t& f = core().flags[evt % kNumHardEvents][id];
+    if (f) warn(api, "SetFlag on an event id that is already set (undefined behaviour on hardware)");
+    f = 1;
+}
+void wait_flag(int evt, int id, const char* api) {
+    if (id < 0 || id >= kMaxEventId) fail(api, "Failed to check eventID value", "event id " + std::to_string(id) + " outside 0 ~ 7");
+    uint8_t& f = core().flags[evt % kNumHardEvents][id];
+    if (!f) fail(api, "[aicore timeout] timeout or trap error", "WaitFlag on an event that was never set: the pipe would wait forever");
+    f = 0;
+}
+
+static void pass_baton_locked(Launch* L, int from) {
+    for (int k = 1; k <= L->n; ++k) {
+        int j = (from + k) % L->n;
+        if (L->state[j] == 0) { L->turn = j; L->cv.notify_all(); return; }
+    }
+    bool all_done = std::all_of(L->state.begin(), L->state.end(), [](int s) { return s == 2; });
+    if (all_done) { L->turn = -2; L->cv.notify_all(); return; }
+    // Everyone left is parked in SyncAll but some cores finished without it: the hardware would hang.
+    if (!L->aborted) {
+        int done = 0;
+        for (int s : L->state) done += s == 2;
+        L->aborted = true;
+        L->error = "EZ9999: Inner Error! [ascsim] SyncAll: [aicore timeout] timeout or trap error (deadlock: " +
+                   std::to_string(L->parked) + " core(s) wait in SyncAll while " + std::to_string(done) +
+                   " core(s) finished without reaching it; ACL error 507014)";
+    }
+    for (int j = 0; j < L->n; ++j) if (L->state[j] == 1) { L->state[j] = 0; }
+    for (int k = 0; k < L->n; ++k) if (L->state[k] == 0) { L->turn = k; L->cv.notify_all(); return; }
+    L->turn = -2;
+    L->cv.notify_all();
+}
+
+void sync_all(const char* api) {
+    Launch* L = g_launch;
+    if (!L || t_core_slot < 0) return;
+    if (L->block_num > L->physical_cores)
+        fail(api, "[aicore timeout] timeout or trap error",
+             "SyncAll with blockDim " + std::to_string(L->block_num) + " greater than the " + std::to_string(L->physical_cores) +
+                 " physical cores: later waves never start, the first wave waits forever");
+    std::unique_lock<std::mutex> lk(L->m);
+    int me = t_core_slot;
+    L->state[me] = 1;
+    if (++L->parked == L->n) {
+        for (int j = 0; j < L->n; ++j) if (L->state[j] == 1) L->state[j] = 0;
+        L->parked = 0;
+        return;   // last arrival releases everyone and keeps running
+    }
+    pass_baton_locked(L, me);
+    L->cv.wait(lk, [&] { return L->turn == me; });
+    if (L->aborted) throw CoreAbort{};
+}
+
+void load_tiling(void* dst, size_t bytes, const uint8_t* tiling, const char* type_name) {
+    check_gm(tiling, bytes, false, "GET_TILING_DATA");
+    std::memcpy(dst, tiling, bytes);
+    (void)type_name;
+}
+
+template <class T> const char* type_name();
+#define ASCSIM_TN(T) template <> const char* type_name<T>() { return #T; }
+ASCSIM_TN(half) ASCSIM_TN(bfloat16_t) ASCSIM_TN(float) ASCSIM_TN(double) ASCSIM_TN(int8_t) ASCSIM_TN(uint8_t)
+ASCSIM_TN(int16_t) ASCSIM_TN(uint16_t) ASCSIM_TN(int32_t) ASCSIM_TN(uint32_t) ASCSIM_TN(int64_t) ASCSIM_TN(uint64_t)
+ASCSIM_TN(bool)
+const char* round_mode_name(int m) {
+    static const char* n[] = {"CAST_NONE", "CAST_RINT", "CAST_FLOOR", "CAST_CEIL", "CAST_ROUND", "CAST_TRUNC", "CAST_ODD", "CAST_HYBRID"};
+    return m >= 0 && m < 8 ? n[m] : "?";
+}
+
+// ---------------------------------------------------------------- registries ------------------------------
+HostRegistry& host_registry() {
+    static HostRegistry r;
+    return r;
+}
+struct KernelEntry {
+    std::vector<int> columns;
+    Launcher fn;
+    std::set<uint64_t> keys;
+};
+static std::map<std::string, std::vector<KernelEntry>>& kernels() {
+    static std::map<std::string, std::vector<KernelEntry>> k;
+    return k;
+}
+void register_kernel(const char* op_type, const int* columns, int ncolumns, Launcher fn, const uint64_t* keys, int nkeys) {
+    KernelEntry e;
+    e.columns.assign(columns, columns + ncolumns);
+    e.fn = fn;
+    e.keys.insert(keys, keys + nkeys);
+    kernels()[op_type].push_back(e);
+}
+
+}  // namespace ascsim
+
+namespace optiling {
+void TilingDef::fprintf_error(size_t need, size_t cap) {
+    std::fprintf(stderr, "[ascsim] SaveToBuffer: tiling data needs %zu B but the buffer holds %zu B\n", need, cap);
+}
+void RegisterTilingClass(const char* op_type, const char* class_name, TilingFactory make) {
+    auto& r = ascsim::host_registry();
+    r.tiling_class_of_op[op_type] = class_name;
+    r.tiling_factories[class_name] = std::move(make);
+}
+void RegisterTilingStruct(const char* class_name, TilingFactory make) { ascsim::host_registry().tiling_factories[class_name] = std::move(make); }
+}  // namespace optiling
+
+namespace ops {
+void RegisterOpDef(const char* type, std::unique_ptr<OpDef> def) { ascsim::host_registry().opdefs[type] = std::move(def); }
+}  // namespace ops
+
+namespace gert {
+OpImplRegisterV2& OpImplRegisterV2::Tiling(TilingKernelFunc f) {
+    ascsim::host_registry().impls[op_].tiling = f;
+    return *this;
+}
+void OpImplRegisterV2::SetParse(std::function<std::shared_ptr<void>(OpCallInfo*)> f) { ascsim::host_registry().impls[op_].parse = std::move(f); }
+}  // namespace gert
+
+namespace ascsim {
+
+// ---------------------------------------------------------------- launch ----------------------------------
+static GmRegion* gm_alloc(Launch& L, const std::string& name, GmKind kind, const void* src, size_t size) {
+    auto r = std::make_unique<GmRegion>();
+    r->name = name;
+    r->kind = kind;
+    r->size = size;
+    r->padded = std::max<size_t>(512, (size + 32 + 511) / 512 * 512);
+    size_t total = kGuard + r->padded + kGuard;
+    void* mem = nullptr;
+    if (posix_memalign(&mem, 4096, total) != 0) throw std::runtime_error("[ascsim] out of host memory for GM");
+    r->raw = static_cast<uint8_t*>(mem);
+    r->base = r->raw + kGuard;
+    std::memset(r->raw, kCanary, kGuard);
+    std::memset(r->base + r->padded, kCanary, kGuard);
+    std::memset(r->base, 0xFF, r->padded);   // device memory is not zeroed: padding reads come back as NaN
+    if (src && size) std::memcpy(r->base, src, size);
+    GmRegion* p = r.get();
+    L.regions.push_back(std::move(r));
+    return p;
+}
+
+static bool guards_intact(const GmRegion& r) {
+    for (size_t i = 0; i < kGuard; ++i)
+        if (r.raw[i] != kCanary || r.base[r.padded + i] != kCanary) return false;
+    return true;
+}
+
+struct CoreThreadArg {
+    Launch* L;
+    int slot;
+    int64_t block_idx;
+    Launcher fn;
+    uint8_t** args;
+    size_t nargs;
+    uint8_t* ub;
+};
+
+static void* core_main(void* p) {
+    auto* a = static_cast<CoreThreadArg*>(p);
+    Launch* L = a->L;
+    CoreCtx ctx;
+    ctx.block_idx = a->block_idx;
+    ctx.block_num = L->block_num;
+    ctx.ub = a->ub;
+    ctx.tiling_key = L->tiling_key;
+    ctx.workspace = L->workspace;
+    ctx.sys_workspace = L->sys_workspace;
+    t_core = &ctx;
+    t_core_slot = a->slot;
+    {
+        std::unique_lock<std::mutex> lk(L->m);
+        L->cv.wait(lk, [&] { return L->turn == a->slot; });
+    }
+    std::memset(ctx.ub, 0xFF, ctx.ub_size);   // UB holds garbage at kernel start
+    if (!L->aborted) {
+        try {
+            a->fn(a->args, a->nargs);
+            for (int e = 0; e < kNumHardEvents; ++e)
+                for (int i = 0; i < kMaxEventId; ++i)
+                    if (ctx.flags[e][i]) { warn("kernel end", "event flags still set at kernel end leak into the next operator"); e = kNumHardEvents; break; }
+        } catch (const CoreAbort&) {
+        } catch (const std::exception& e) {
+            std::lock_guard<std::mutex> lk(L->m);
+            if (!L->aborted) { L->aborted = true; L->error = e.what(); }
+        }
+    }
+    std::unique_lock<std::mutex> lk(L->m);
+    L->state[a->slot] = 2;
+    pass_baton_locked(L, a->slot);
+    t_core = nullptr;
+    t_core_slot = -1;
+    return nullptr;
+}
+
+static void run_cores(Launch& L, Launcher fn, uint8_t** args, size_t nargs, int64_t block_dim) {
+    uint32_t P = L.physical_cores;
+    std::vector<uint8_t> ub_pool;
+    for (int64_t wave = 0; wave < block_dim && !L.aborted; wave += P) {
+        int n = int(std::min<int64_t>(P, block_dim - wave));
+        if (ub_pool.size() < size_t(n) * (kUbBytes + 4096)) ub_pool.resize(size_t(n) * (kUbBytes + 4096));
+        uint8_t* aligned = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(ub_pool.data()) + 4095) & ~uintptr_t(4095));
+        L.n = n;
+        L.state.assign(n, 0);
+        L.parked = 0;
+        L.turn = -1;
+        std::vector<CoreThreadArg> targs(n);
+        std::vector<pthread_t> th(n);
+        pthread_attr_t attr;
+        pthread_attr_init(&attr);
+        pthread_attr_setstacksize(&attr, 4u << 20);
+        for (int i = 0; i < n; ++i) {
+            targs[i] = CoreThreadArg{&L, i, wave + i, fn, args, nargs, aligned + size_t(i) * kUbBytes};
+            if (pthread_create(&th[i], &attr, core_main, &targs[i]) != 0) {
+                pthread_attr_destroy(&attr);
+                throw std::runtime_error("[ascsim] cannot start a core thread");
+            }
+        }
+        pthread_attr_destroy(&attr);
+        {
+            std::lock_guard<std::mutex> lk(L.m);
+            L.turn = 0;
+            L.cv.notify_all();
+        }
+        for (int i = 0; i < n; ++i) pthread_join(th[i], nullptr);
+    }
+}
+
+static size_t ge_size(int dt) { int s = ge::GetSizeByDataType(ge::DataType(dt)); return s > 0 ? size_t(s) : 1; }
+
+static void write_scalar(std::vector<uint8_t>& buf, const HostArg& a, int dt) {
+    double v = a.scalar_is_float ? a.f : double(a.i);
+    buf.assign(8, 0);
+    switch (dt) {
+        case ge::DT_FLOAT: { float x = float(v); std::memcpy(buf.data(), &x, 4); break; }
+        case ge::DT_FLOAT16: { half x = half(float(v)); std::memcpy(buf.data(), &x, 2); break; }
+        case ge::DT_BF16: { bfloat16_t x = bfloat16_t(float(v)); std::memcpy(buf.data(), &x, 2); break; }
+        case ge::DT_DOUBLE: std::memcpy(buf.data(), &v, 8); break;
+        case ge::DT_INT8: case ge::DT_UINT8: case ge::DT_BOOL: { int8_t x = int8_t(a.scalar_is_float ? int64_t(v) : a.i); buf[0] = uint8_t(x); break; }
+        case ge::DT_INT16: case ge::DT_UINT16: { int16_t x = int16_t(a.scalar_is_float ? int64_t(v) : a.i); std::memcpy(buf.data(), &x, 2); break; }
+        case ge::DT_INT32: case ge::DT_UINT32: { int32_t x = int32_t(a.scalar_is_float ? int64_t(v) : a.i); std::memcpy(buf.data(), &x, 4); break; }
+        default: { int64_t x = a.scalar_is_float ? int64_t(v) : a.i; std::memcpy(buf.data(), &x, 8); break; }
+    }
+    buf.resize(ge_size(dt));
+}
+
+static std::string dtype_list(const std::vector<ge::DataType>& v) {
+    std::string s;
+    for (auto d : v) s += (s.empty() ? "" : ", ") + std::to_string(int(d));
+    return "[" + s + "]";
+}
+
+void exec_npu_cmd(const char* api, std::vector<HostArg>& args) {
+    std::lock_guard<std::mutex> guard(g_launch_mutex);
+    std::string op = api;
+    if (op.rfind("aclnn", 0) == 0) op = op.substr(5);
+    auto& reg = host_registry();
+    auto it = reg.opdefs.find(op);
+    if (it == reg.opdefs.end())
+        throw std::runtime_error("[ascsim] " + std::string(api) + "GetWorkspaceSize not found: no OpDef registered for op type '" + op +
+                                 "' (OP_ADD missing or op name differs)");
+    ops::OpDef& def = *it->second;
+    size_t nin = def.inputs_.size(), nattr = def.attrs_.size(), nout = def.outputs_.size();
+    if (args.size() != nin + nattr + nout)
+        throw std::runtime_error("[ascsim] " + std::string(api) + ": expected " + std::to_string(nin) + " inputs, " + std::to_string(nattr) +
+                                 " attrs and " + std::to_string(nout) + " outputs (" + std::to_string(nin + nattr + nout) +
+                                 " arguments), got " + std::to_string(args.size()));
+
+    // Pick the DataType column that matches every tensor argument.
+    size_t ncol = 0;
+    for (auto& p : def.inputs_) ncol = std::max(ncol, p.dtypes_.size());
+    for (auto& p : def.outputs_) ncol = std::max(ncol, p.dtypes_.size());
+    auto arg_dtype = [&](const HostArg& a) -> int {
+        if (a.kind == HostArg::TENSOR) return a.dtype;
+        if (a.kind == HostArg::TENSOR_LIST && !a.list.empty()) return a.list[0].dtype;
+        return -1;
+    };
+    int column = -1;
+    for (size_t j = 0; j < ncol && column < 0; ++j) {
+        bool ok = true;
+        for (size_t k = 0; k < nin + nout && ok; ++k) {
+            const ops::OpParamDef& p = k < nin ? def.inputs_[k] : def.outputs_[k - nin];
+            const HostArg& a = k < nin ? args[k] : args[nin + nattr + (k - nin)];
+            int dt = arg_dtype(a);
+            if (dt < 0 || p.dtypes_.empty()) continue;
+            if (j < p.dtypes_.size() && int(p.dtypes_[j]) != dt) ok = false;
+        }
+        if (ok) column = int(j);
+    }
+    if (column < 0) {
+        std::string got;
+        for (size_t k = 0; k < nin + nout; ++k) {
+            const HostArg& a = k < nin ? args[k] : args[nin + nattr + (k - nin)];
+            got += (got.empty() ? "" : ", ") + std::to_string(arg_dtype(a));
+        }
+        throw std::runtime_error("[ascsim] " + std::string(api) + ": the dtype combination (" + got +
+                                 ") matches no DataType column of the OpDef (EZ1001 unsupported dtype; first input supports " +
+                                 (nin ? dtype_list(def.inputs_[0].dtypes_) : std::string("[]")) + ")");
+    }
+
+    gert::OpCallInfo info;
+    info.op_type = op;
+    std::vector<std::vector<uint8_t>> scalar_bufs;
+    std::vector<const void*> in_ptrs;   // per instance
+    std::vector<size_t> in_bytes;
+    std::vector<std::string> in_names;
+    for (size_t k = 0; k < nin; ++k) {
+        const ops::OpParamDef& p = def.inputs_[k];
+        HostArg& a = args[k];
+        gert::AnchorInstanceInfo inst;
+        inst.start_ = info.in_shapes.size();
+        auto add = [&](const HostArg& t, const void* data, size_t bytes, int dt, std::vector<int64_t> shape) {
+            gert::Shape s;
+            for (auto d : shape) s.AppendDim(d);
+            info.in_shapes.emplace_back(s);
+            gert::CompileTimeTensorDesc desc;
+            desc.dtype_ = ge::DataType(dt);
+            desc.format_ = p.formats_.empty() ? ge::FORMAT_ND : p.formats_[std::min<size_t>(column, p.formats_.size() - 1)];
+            info.in_desc.push_back(desc);
+            gert::Tensor tt;
+            tt.shape_ = gert::StorageShape(s);
+            tt.dtype_ = ge::DataType(dt);
+            tt.data_ = data;
+            tt.bytes_ = bytes;
+            info.in_tensors.push_back(tt);
+            in_ptrs.push_back(data);
+            in_bytes.push_back(bytes);
+            in_names.push_back(p.name_);
+            (void)t;
+        };
+        if (a.kind == HostArg::NONE) {
+            info.ir_first.push_back(-1);
+            info.ir_count.push_back(0);
+        } else if (a.kind == HostArg::TENSOR) {
+            info.ir_first.push_back(int(info.in_shapes.size()));
+            info.ir_count.push_back(1);
+            add(a, a.data, a.nbytes, a.dtype, a.shape);
+        } else if (a.kind == HostArg::TENSOR_LIST) {
+            throw std::runtime_error("[ascsim] " + std::string(api) + ": DYNAMIC (tensor list) inputs are not simulated yet");
+        } else if (a.kind == HostArg::SCALAR || a.kind == HostArg::FLOAT || a.kind == HostArg::INT || a.kind == HostArg::BOOL) {
+            HostArg s = a;
+            if (a.kind == HostArg::FLOAT) { s.scalar_is_float = true; }
+            if (a.kind == HostArg::BOOL) { s.i = a.b; }
+            int dt = p.dtypes_.empty() ? (s.scalar_is_float ? ge::DT_FLOAT : ge::DT_INT64) : int(p.dtypes_[std::min<size_t>(column, p.dtypes_.size() - 1)]);
+            scalar_bufs.emplace_back();
+            write_scalar(scalar_bufs.back(), s, dt);
+            info.ir_first.push_back(int(info.in_shapes.size()));
+            info.ir_count.push_back(1);
+            add(s, scalar_bufs.back().data(), scalar_bufs.back().size(), dt, {1});
+        } else {
+            throw std::runtime_error("[ascsim] " + std::string(api) + ": argument " + std::to_string(k) + " for input '" + p.name_ +
+                                     "' is not a tensor or scalar");
+        }
+        inst.num_ = size_t(info.ir_count.back());
+        info.node.inst_.push_back(inst);
+    }
+    // Attributes in declaration order.
+    for (size_t k = 0; k < nattr; ++k) {
+        const ops::OpAttrDef& ad = def.attrs_[k];
+        const HostArg& a = args[nin + k];
+        gert::AttrValue v = ad.def_;
+        v.kind = ad.kind_;
+        switch (ad.kind_) {
+            case gert::AttrValue::BOOL: v.b = a.kind == HostArg::BOOL ? a.b : (a.i != 0); break;
+            case gert::AttrValue::INT: v.i = a.kind == HostArg::INT ? a.i : int64_t(a.kind == HostArg::FLOAT ? a.f : a.i); break;
+            case gert::AttrValue::FLOAT: v.f = float(a.kind == HostArg::FLOAT || a.scalar_is_float ? a.f : double(a.i)); break;
+            case gert::AttrValue::STR: v.s = a.s; break;
+            case gert::AttrValue::LIST_INT: v.li = a.li; break;
+            case gert::AttrValue::LIST_FLOAT: v.lf.assign(a.lf.begin(), a.lf.end()); break;
+            case gert::AttrValue::LIST_BOOL: v.lb.clear(); for (auto x : a.li) v.lb.push_back(x != 0); break;
+            default: break;
+        }
+        info.attrs.attrs_.push_back(v);
+    }
+    for (auto& v : info.attrs.attrs_) {
+        if (v.kind == gert::AttrValue::LIST_INT) { v.cv.size_ = v.li.size(); v.cv.data_ = v.li.data(); }
+        if (v.kind == gert::AttrValue::LIST_FLOAT) { v.cv.size_ = v.lf.size(); v.cv.data_ = v.lf.data(); }
+        if (v.kind == gert::AttrValue::LIST_BOOL) { v.cv.size_ = v.lb.size(); v.cv.data_ = v.lb.data(); }
+    }
+    std::vector<HostArg*> outs;
+    for (size_t k = 0; k < nout; ++k) {
+        HostArg& a = args[nin + nattr + k];
+        if (a.kind != HostArg::TENSOR)
+            throw std::runtime_error("[ascsim] " + std::string(api) + ": output '" + def.outputs_[k].name_ + "' is not a tensor");
+        gert::Shape s;
+        for (auto d : a.shape) s.AppendDim(d);
+        info.out_shapes.emplace_back(s);
+        gert::CompileTimeTensorDesc desc;
+        desc.dtype_ = ge::DataType(a.dtype);
+        info.out_desc.push_back(desc);
+        outs.push_back(&a);
+    }
+    info.node.inputs_ = nin;
+    info.node.outputs_ = nout;
+    info.node.name_ = info.op_type.c_str();
+    info.node.attrs_ = &info.attrs;
+
+    // Host tiling.
+    std::shared_ptr<void> compile_info;
+    auto impl = reg.impls.find(op);
+    if (impl != reg.impls.end() && impl->second.parse) compile_info = impl->second.parse(&info);
+    gert::TilingKernelFunc tiling = def.aicore_.tiling_;
+    if (!tiling && impl != reg.impls.end()) tiling = impl->second.tiling;
+    if (!tiling)
+        throw std::runtime_error("[ascsim] " + std::string(api) + ": no tiling function registered for op '" + op +
+                                 "' (AICore().SetTiling or IMPL_OP_OPTILING(...).Tiling missing)");
+    std::vector<uint8_t> tiling_buf(64 * 1024, 0);
+    gert::TilingData raw;
+    raw.data_ = tiling_buf.data();
+    raw.capacity_ = tiling_buf.size();
+    gert::TilingContext ctx(&info, &raw);
+    ge::graphStatus st = tiling(&ctx);
+    if (st != ge::GRAPH_SUCCESS)
+        throw std::runtime_error("[ascsim] " + std::string(api) + "GetWorkspaceSize failed: the tiling function of '" + op +
+                                 "' returned " + std::to_string(st) + " (ACL error 561103)");
+    int64_t block_dim = ctx.block_dim_;
+    if (!ctx.block_dim_set_ || block_dim < 1 || block_dim > 65535)
+        throw std::runtime_error("[ascsim] " + std::string(api) + ": invalid blockDim " + std::to_string(block_dim) +
+                                 " from tiling (must be set and lie in 1 ~ 65535)");
+
+    // Kernel for the chosen column and tiling key.
+    auto kit = kernels().find(op);
+    if (kit == kernels().end())
+        throw std::runtime_error("[ascsim] " + std::string(api) + ": no kernel binary registered for op '" + op + "'");
+    const KernelEntry* entry = nullptr;
+    for (auto& e : kit->second)
+        if (std::find(e.columns.begin(), e.columns.end(), column) != e.columns.end()) entry = &e;
+    if (!entry)
+        throw std::runtime_error("[ascsim] " + std::string(api) + ": no kernel compiled for dtype column " + std::to_string(column));
+    if (!entry->keys.empty() && !entry->keys.count(ctx.tiling_key_))
+        throw std::runtime_error("[ascsim] aclrtBinaryGetFunctionByEntry failed, kernel name: " + op + ", tiling key: " +
+                                 std::to_string(ctx.tiling_key_) + " (no TILING_KEY_IS branch for this key; ACL error 507015)");
+
+    Launch L;
+    L.block_num = block_dim;
+    L.tiling_key = ctx.tiling_key_;
+    L.physical_cores = platform_ascendc::PlatformAscendC().GetCoreNumAiv();
+    std::vector<uint8_t*> gm_args;
+    std::vector<GmRegion*> in_regions;
+    size_t inst = 0;
+    for (size_t k = 0; k < nin; ++k) {
+        if (info.ir_first[k] < 0) { gm_args.push_back(nullptr); continue; }
+        GmRegion* r = gm_alloc(L, def.inputs_[k].name_, GmKind::INPUT, in_ptrs[inst], in_bytes[inst]);
+        in_regions.push_back(r);
+        gm_args.push_back(r->base);
+        ++inst;
+    }
+    std::vector<GmRegion*> out_regions;
+    for (size_t k = 0; k < nout; ++k) {
+        GmRegion* r = gm_alloc(L, def.outputs_[k].name_, GmKind::OUTPUT, outs[k]->data, outs[k]->nbytes);
+        out_regions.push_back(r);
+        gm_args.push_back(r->base);
+    }
+    size_t ws = 0;
+    for (size_t w : ctx.workspace_) ws += w;
+    GmRegion* wsr = gm_alloc(L, "workspace", GmKind::WORKSPACE, nullptr, ws);
+    L.workspace = wsr->base;
+    GmRegion* sysr = gm_alloc(L, "system workspace", GmKind::SYS, nullptr, 64 * 1024);
+    L.sys_workspace = sysr->base;
+    GmRegion* tr = gm_alloc(L, "tiling", GmKind::TILING, tiling_buf.data(), std::max<size_t>(raw.size_, 8));
+    gm_args.push_back(wsr->base);
+    gm_args.push_back(tr->base);
+
+    g_launch = &L;
+    try {
+        run_cores(L, entry->fn, gm_args.data(), gm_args.size(), block_dim);
+    } catch (...) {
+        g_launch = nullptr;
+        throw;
+    }
+    g_launch = nullptr;
+    for (auto& w : L.warnings) std::fprintf(stderr, "[ascsim] warning: %s\n", w.c_str());
+    if (L.aborted) throw std::runtime_error(L.error);
+    for (auto& r : L.regions)
+        if (!guards_intact(*r))
+            throw std::runtime_error("EZ9999: Inner Error! [ascsim] The DDR address of the MTE instruction is out of range. (a kernel wrote "
+                                     "outside the allocation of '" + r->name + "' through a raw pointer)");
+    for (size_t k = 0; k < nout; ++k) std::memcpy(outs[k]->data, out_regions[k]->base, outs[k]->nbytes);
+    inst = 0;
+    for (size_t k = 0; k < nin; ++k) {
+        if (info.ir_first[k] < 0) continue;
+        GmRegion* r = in_regions[inst];
+        if (r->written && args[k].kind == HostArg::TENSOR) std::memcpy(args[k].data, r->base, args[k].nbytes);
+        ++inst;
+    }
+    for (auto& r : L.regions) std::free(r->raw);
+}
+
+}  // namespace ascsim
