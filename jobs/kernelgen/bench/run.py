@@ -67,8 +67,11 @@ class RunDir:
         self.store = base.child(name)
         self.remote = not isinstance(self.store, LocalStore)
         if self.remote:
-            from kernelgen.storage.s3 import DEFAULT_CACHE
-            self.path = Path(DEFAULT_CACHE).parent / "runs" / name
+            import hashlib
+
+            from kernelgen.storage import s3
+            tag = hashlib.sha256(self.store.url("").encode()).hexdigest()[:10]
+            self.path = Path(s3.DEFAULT_CACHE).parent / "runs" / f"{name}-{tag}"
         else:
             self.path = Path(self.store.root)
         self.path.mkdir(parents=True, exist_ok=True)
