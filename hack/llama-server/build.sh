@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Build llama-cpp-python (with its OpenAI-compatible server) from source once and cache the wheels, so later
+# installs take seconds. Used by the `openai` engine tests (tests/generate) as the real server.
+#   hack/llama-server/build.sh            # build (if not cached) + install
+# Cache: ${KERNELGEN_WHEELS:-~/.cache/kernelgen/wheels}. The build is CPU-only (2 jobs), about 3-10 minutes.
+set -euo pipefail
+WHEELS="${KERNELGEN_WHEELS:-$HOME/.cache/kernelgen/wheels}"
+VERSION="${LLAMA_CPP_PYTHON_VERSION:-0.3.36}"
+mkdir -p "$WHEELS"
+if ! ls "$WHEELS"/llama_cpp_python-"$VERSION"-*.whl >/dev/null 2>&1; then
+  echo "building llama-cpp-python $VERSION from source (cached in $WHEELS)..." >&2
+  # GGML_NATIVE=OFF keeps the wheel portable across the CI machines of this kind; AVX2/FMA are assumed.
+  CMAKE_ARGS="${CMAKE_ARGS:--DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DLLAMA_CURL=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF}" \
+  CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-2}" \
+    python -m pip wheel --no-deps --no-cache-dir -w "$WHEELS" "llama-cpp-python==$VERSION"
+fi
+# The server's own dependencies are plain wheels; cache them next to the build.
+python -m pip download -q -d "$WHEELS" "llama-cpp-python[server]==$VERSION" --find-links "$WHEELS" >/dev/null 2>&1 || true
+python -m pip install -q --find-links "$WHEELS" "llama-cpp-python[server]==$VERSION"
+python -c "import llama_cpp, llama_cpp.server; print('llama-cpp-python', llama_cpp.__version__)"

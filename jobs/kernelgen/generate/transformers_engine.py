@@ -1,0 +1,183 @@
+"""`transformers` engine: local HF or GGUF checkpoints, batched, left-padded, CPU or GPU.
+
+The everyday engine for small models and for CI (SmolLM2 GGUF on CPU). For throughput on a GPU it can
+switch generate's decoding to a static KV cache, optionally compiled with CUDA graphs
+(`accel="static"` / `accel="compile"`); `benchmarks/gen_throughput.py` measures what each buys.
+"""
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator, Literal, Sequence
+
+from .engine import Completion, Prompt, SamplingParams, sample_seed, split_reasoning
+
+log = logging.getLogger(__name__)
+
+Accel = Literal["none", "static", "compile"]
+
+
+@dataclass
+class _Item:
+    prompt: Prompt
+    sample: int
+    text: str          # rendered prompt text
+    n_tokens: int
+    seed: int | None
+
+
+def load_model(model_dir: str | Path, *, gguf_file: str | None = None, tokenizer: str | Path | None = None,
+               device: str | None = None, dtype: Any = None):
+    """Load (model, tokenizer) from a local HF directory or a GGUF file in it. Nothing is fetched from a hub."""
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    device = device or ("cuda" if torch.cuda.is_available() else "cpu")
+    if dtype is None:
+        dtype = torch.bfloat16 if device.startswith("cuda") else torch.float32
+    kw: dict[str, Any] = {"local_files_only": True}
+    if gguf_file:
+        kw["gguf_file"] = gguf_file
+    tok_src = tokenizer or model_dir
+    tok_kw = dict(kw) if tokenizer is None else {"local_files_only": True}
+    tok = AutoTokenizer.from_pretrained(str(tok_src), **tok_kw)
+    model = AutoModelForCausalLM.from_pretrained(str(model_dir), dtype=dtype, **kw)
+    if gguf_file and getattr(model, "hf_quantizer", None) is not None:
+        # GGUF weights come back dequantized but the quantizer stays attached (train-stack.md §2-3); drop it
+        # so the model behaves like a plain checkpoint (compile, save).
+        model.hf_quantizer.remove_quantization_config(model)
+    model.to(device).eval()
+    return model, tok
+
+
+class TransformersEngine:
+    name = "transformers"
+
+    def __init__(self, model_dir: str | Path, *, gguf_file: str | None = None, tokenizer: str | Path | None = None,
+                 model_id: str | None = None, device: str | None = None, dtype: Any = None,
+                 batch_size: int = 16, accel: Accel = "none", model=None, tok=None):
+        if model is None:
+            model, tok = load_model(model_dir, gguf_file=gguf_file, tokenizer=tokenizer, device=device, dtype=dtype)
+        self.model, self.tok = model, tok
+        self.model_id = model_id or (f"{model_dir}#{gguf_file}" if gguf_file else str(model_dir))
+        self.batch_size = max(1, batch_size)
+        self.accel = accel
+        if tok is not None:
+            self.tok.padding_side = "left"
+            if self.tok.pad_token_id is None:
+                self.tok.pad_token = self.tok.eos_token
+        if accel == "compile":
+            # generate() compiles the decoding step (mode reduce-overhead = CUDA graphs) when the cache is static.
+            self.model.generation_config.compile_config = _compile_config()
+
+    @property
+    def pad_token_id(self) -> int:
+        if self.tok is not None and self.tok.pad_token_id is not None:
+            return self.tok.pad_token_id
+        cfg = self.model.config
+        return next((i for i in (cfg.pad_token_id, cfg.eos_token_id) if isinstance(i, int)), 0)
+
+    @property
+    def device(self):
+        return self.model.device
+
+    def render(self, prompt: Prompt) -> str:
+        if getattr(self.tok, "chat_template", None):
+            text = self.tok.apply_chat_template(prompt.messages, tokenize=False, add_generation_prompt=True)
+        else:
+            text = "".join(f"{m['role']}: {m['content']}\n" for m in prompt.messages) + "assistant: "
+        return text + prompt.assistant_prefix
+
+    def generate(self, prompts: Sequence[Prompt], params: SamplingParams) -> Iterator[Completion]:
+        items: list[_Item] = []
+        for p in prompts:
+            text = self.render(p)
+            n_tok = len(self.tok(text, add_special_tokens=False)["input_ids"])
+            for s in p.samples:
+                items.append(_Item(p, s, text, n_tok, sample_seed(params.seed, p.key, s)))
+        # Similar lengths together: less padding, and one compiled shape serves many batches.
+        items.sort(key=lambda it: it.n_tokens)
+        for i in range(0, len(items), self.batch_size):
+            yield from self._batch(items[i:i + self.batch_size], params)
+
+    def generate_ids(self, input_ids, attention_mask, params: SamplingParams, *, seed: int | None = None):
+        """One batched generate call on already tokenized, left-padded input. Returns the new token ids."""
+        import torch
+        from transformers import GenerationConfig
+
+        if seed is not None:
+            torch.manual_seed(seed)
+        eos = self.model.generation_config.eos_token_id
+        if eos is None and self.tok is not None:
+            eos = self.tok.eos_token_id
+        cfg = GenerationConfig(
+            max_new_tokens=params.max_tokens,
+            do_sample=not params.greedy,
+            temperature=params.temperature if not params.greedy else None,
+            top_p=params.top_p if not params.greedy else None,
+            top_k=0 if not params.greedy else None,   # no top-k cut: same sampler as vllm/openai
+            eos_token_id=eos,
+            pad_token_id=self.pad_token_id,
+            stop_strings=list(params.stop) or None,
+            cache_implementation="static" if self.accel in ("static", "compile") else None,
+        )
+        if self.accel == "compile":
+            cfg.compile_config = _compile_config()
+        with torch.inference_mode():
+            out = self.model.generate(input_ids=input_ids, attention_mask=attention_mask, generation_config=cfg,
+                                      tokenizer=self.tok if params.stop else None)
+        return out[:, input_ids.shape[1]:]
+
+    def _batch(self, batch: list[_Item], params: SamplingParams) -> Iterator[Completion]:
+        t0 = time.perf_counter()
+        enc = self.tok([it.text for it in batch], return_tensors="pt", padding=True, add_special_tokens=False)
+        enc = {k: v.to(self.device) for k, v in enc.items()}
+        # One seed per batch (the first item's): transformers samples the whole batch from one generator.
+        new = self.generate_ids(enc["input_ids"], enc["attention_mask"], params, seed=batch[0].seed).cpu()
+        seconds = time.perf_counter() - t0
+        eos_ids = self._eos_ids()
+        for row, it in zip(new.tolist(), batch):
+            ids, finish = _trim(row, eos_ids, self.tok.pad_token_id, params.max_tokens)
+            text = self.tok.decode(ids, skip_special_tokens=True)
+            if params.stop:
+                text, hit = _cut_at_stop(text, params.stop)
+                finish = "stop" if hit else finish
+            full = it.prompt.assistant_prefix + text
+            reasoning, content = split_reasoning(full)
+            yield Completion(key=it.prompt.key, sample=it.sample, text=full, content=content, reasoning=reasoning,
+                             prompt_tokens=it.n_tokens, completion_tokens=len(ids), finish_reason=finish,
+                             seconds=seconds, seed=batch[0].seed, extra={"batch": len(batch)})
+
+    def _eos_ids(self) -> set[int]:
+        eos = self.model.generation_config.eos_token_id
+        if eos is None and self.tok is not None:
+            eos = self.tok.eos_token_id
+        ids = set(eos if isinstance(eos, list) else [eos])
+        return {i for i in ids if i is not None}
+
+    def close(self) -> None:
+        self.model = None
+
+
+def _compile_config():
+    from transformers import CompileConfig
+
+    return CompileConfig(fullgraph=True, dynamic=False, mode="reduce-overhead")
+
+
+def _trim(row: list[int], eos_ids: set[int], pad_id: int | None, max_tokens: int) -> tuple[list[int], str]:
+    """Cut a generated row at its first end-of-sequence token; say why it ended."""
+    for i, t in enumerate(row):
+        if t in eos_ids:
+            return row[:i], "stop"
+    if pad_id is not None and pad_id not in eos_ids:
+        while row and row[-1] == pad_id:
+            row = row[:-1]
+    return row, "length" if len(row) >= max_tokens else "stop"
+
+
+def _cut_at_stop(text: str, stops: Sequence[str]) -> tuple[str, bool]:
+    cut = min((i for i in (text.find(s) for s in stops) if i >= 0), default=-1)
+    return (text[:cut], True) if cut >= 0 else (text, False)
