@@ -68,14 +68,16 @@ def build_preferences(
     out: str = typer.Option(..., "--out", "-o", help="Where preferences.jsonl and manifest.json go (path, file:// or s3://)."),
     strategy: str = typer.Option("green-vs-both", help="green-vs-orange | green-vs-purple | green-vs-both"),
     max_pairs_per_task: int = typer.Option(16, min=1, help="Cap on pairs per task."),
+    suite: Optional[str] = typer.Option(None, help="Suite to rebuild prompts from when the candidates did not record them (default: the run's)."),  # noqa: UP007
+    template: str = typer.Option("kernel-only", help="Prompt template for rebuilt prompts (kernel-only | full), unless recorded."),
 ) -> None:
     """Build a DPO preference set from BenchRun records (Green over Orange and/or Purple)."""
     from kernelgen.train import preferences
 
     try:
         pref = preferences.from_uris([r.removesuffix("/records.jsonl") for r in records], strategy=strategy,
-                                     max_pairs_per_task=max_pairs_per_task)
-    except ValueError as e:
+                                     max_pairs_per_task=max_pairs_per_task, suite_uri=suite, template=template)
+    except (ValueError, FileNotFoundError) as e:
         typer.echo(f"preferences: {e}", err=True)
         raise typer.Exit(EXIT_INVALID) from None
     uri = preferences.write(pref, out)

@@ -1,100 +1,66 @@
-"""File-tree operations on artifact URIs used by training: datasets in, checkpoints and models out.
+"""File-tree operations on artifact URIs (datasets in, checkpoints and models out), over `kernelgen.storage`.
 
-Local paths and ``file://`` URIs are handled here directly; ``s3://`` goes through ``kernelgen.storage``
-(boto3), so credentials and endpoints are configured in one place.
+Training thinks in whole URIs (a dataset file, a checkpoint folder); `kernelgen.storage` in stores and keys.
+These helpers translate, so local paths, ``file://`` and ``s3://`` behave the same everywhere in training.
 """
 from __future__ import annotations
 
 import shutil
 from pathlib import Path
 
-
-def is_remote(uri: str) -> bool:
-    return uri.startswith("s3://")
-
-
-def local_path(uri: str) -> Path:
-    return Path(uri.removeprefix("file://")).expanduser()
+from kernelgen.storage import LocalStore, Store, open_store
 
 
 def join(uri: str, *parts: str) -> str:
-    return "/".join([uri.rstrip("/"), *(p.strip("/") for p in parts)])
+    return "/".join([uri.rstrip("/"), *(p.strip("/") for p in parts if p.strip("/"))])
 
 
-def _store(uri: str):
-    from kernelgen import storage
-
-    return storage.open_store(uri)
+def _split(uri: str) -> tuple[Store, str]:
+    head, _, name = uri.rstrip("/").rpartition("/")
+    return open_store(head or "."), name
 
 
 def read_bytes(uri: str) -> bytes:
-    if is_remote(uri):
-        return _store(uri).get_bytes(uri)
-    return local_path(uri).read_bytes()
+    store, key = _split(uri)
+    return store.read_bytes(key)
 
 
 def write_bytes(uri: str, data: bytes) -> None:
-    if is_remote(uri):
-        _store(uri).put_bytes(uri, data)
-        return
-    path = local_path(uri)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_bytes(data)
-    tmp.replace(path)
+    store, key = _split(uri)
+    store.write_bytes(key, data)
 
 
 def exists(uri: str) -> bool:
-    if is_remote(uri):
-        return _store(uri).exists(uri)
-    return local_path(uri).exists()
+    store, key = _split(uri)
+    return store.exists(key)
 
 
 def list_files(uri: str) -> list[str]:
-    """Relative paths of all files under the prefix `uri`, sorted."""
-    if is_remote(uri):
-        return sorted(_store(uri).list(uri))
-    root = local_path(uri)
-    if not root.is_dir():
-        return []
-    return sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file())
+    """Paths of all files under the folder/prefix `uri`, relative to it, sorted."""
+    return open_store(uri).list()
 
 
 def upload_dir(local: Path, uri: str) -> None:
+    store = open_store(uri)
     for path in sorted(p for p in local.rglob("*") if p.is_file()):
-        rel = str(path.relative_to(local))
-        if is_remote(uri):
-            _store(uri).put_file(join(uri, rel), path)
-        else:
-            target = local_path(join(uri, rel))
-            if target.resolve() == path.resolve():
-                continue
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(path, target)
+        store.upload_file(path.relative_to(local).as_posix(), path)
 
 
 def download_dir(uri: str, local: Path) -> None:
-    local.mkdir(parents=True, exist_ok=True)
-    for rel in list_files(uri):
-        target = local / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if is_remote(uri):
-            _store(uri).get_file(join(uri, rel), target)
-        else:
-            shutil.copy2(local_path(join(uri, rel)), target)
+    store = open_store(uri)
+    for key in store.list():
+        store.download_file(key, local / key)
 
 
 def delete_file(uri: str) -> None:
-    if is_remote(uri):
-        _store(uri).delete(uri)
-    else:
-        local_path(uri).unlink(missing_ok=True)
+    store, key = _split(uri)
+    store.delete(key)
 
 
 def delete_dir(uri: str) -> None:
-    if is_remote(uri):
-        store = _store(uri)
-        for rel in store.list(uri):
-            store.delete(join(uri, rel))
-    else:
-        shutil.rmtree(local_path(uri), ignore_errors=True)
+    store = open_store(uri)
+    if isinstance(store, LocalStore):
+        shutil.rmtree(store.root, ignore_errors=True)
+        return
+    for key in store.list():
+        store.delete(key)

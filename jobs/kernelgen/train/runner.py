@@ -16,7 +16,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from transformers import TrainerCallback
+from transformers import TrainerCallback, TrainingArguments
 
 from kernelgen.train import artifacts, checkpoints, data, distributed, models, preferences, settings, templates
 
@@ -57,10 +57,10 @@ def load_training_rows(tr: Any, s: settings.Settings, tokenizer: Any, out: str) 
         info["preferences"] = {k: v for k, v in pref.manifest.items() if k != "perTask"} | {"uri": pref_uri}
         records = [{k: r[k] for k in ("prompt", "chosen", "rejected")} for r in pref.rows]
         if spec.preferences.records_uri and not _is_bench_output(uri):
-            records += data.read_records(uri)   # an explicit preference dataset is used as well
+            records += data.read_records(uri, spec.method)   # an explicit preference dataset is used as well
         source = pref_uri
     else:
-        records = data.read_records(uri)
+        records = data.read_records(uri, spec.method)
         source = uri
     fmt = spec.dataset.format
     if spec.method == "DPO" and fmt == "auto":
@@ -119,6 +119,11 @@ def _peft_config(spec: Any):
                       task_type="CAUSAL_LM", target_modules="all-linear" if targets == ["all-linear"] else targets)
 
 
+# transformers 5.24 renamed gradient_checkpointing to activation_checkpointing; pods may carry an older release.
+_CKPT_FIELD = ("activation_checkpointing" if "activation_checkpointing" in TrainingArguments.__dataclass_fields__
+               else "gradient_checkpointing")
+
+
 def build_config(spec: Any, s: settings.Settings, device: str, work: Path) -> Any:
     from trl import DPOConfig, SFTConfig
 
@@ -132,7 +137,7 @@ def build_config(spec: Any, s: settings.Settings, device: str, work: Path) -> An
         report_to="none",
         bf16=device != "cpu",
         use_cpu=device == "cpu",
-        activation_checkpointing=device != "cpu",
+        **{_CKPT_FIELD: device != "cpu"},
         include_num_input_tokens_seen="non_padding",
         dataloader_num_workers=0,
     )
