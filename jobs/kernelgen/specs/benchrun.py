@@ -130,7 +130,7 @@ class Evaluation(SpecModel):
     seed: int = Field(default=0, description="Seed for generated inputs (each case derives its own).")
     workers: int | None = Field(default=None, ge=1, le=256, description="Parallel candidate processes (unset: CPUs).")
     timing: bool = Field(default=False, description="Measure speedup against the reference (needs exclusive devices).")
-    tolerances: dict[ShortStr, Tolerance] = Field(
+    tolerances: dict[str, Tolerance] = Field(
         default_factory=dict,
         max_length=16,
         description="Per-dtype overrides keyed by dtype name (float16, bfloat16, float32, ...).",

@@ -29,7 +29,7 @@ HEADER = (
     "# change the pydantic models and regenerate; tests/specs/test_crds.py fails when this file drifts.\n"
 )
 
-_DROP = {"title", "const", "$defs", "examples", "discriminator"}
+_DROP = {"title", "const", "$defs", "examples", "discriminator", "propertyNames"}
 
 COMMON_PRINTER_COLUMNS: list[dict[str, Any]] = [
     {"name": "Phase", "type": "string", "jsonPath": ".status.phase", "description": "Derived from the conditions."},
