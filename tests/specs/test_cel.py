@@ -22,13 +22,13 @@ cel = pytest.importorskip("cel", reason="common-expression-language (the dev ext
 CRDS = Path(__file__).resolve().parents[2] / "crds"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def schema(plural: str) -> dict[str, Any]:
     doc = yaml.load((CRDS / f"{plural}.yaml").read_text(), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     return doc["spec"]["versions"][0]["schema"]["openAPIV3Schema"]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _program(rule: str):  # noqa: ANN202
     return cel.compile(rule)
 

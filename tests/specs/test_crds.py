@@ -15,7 +15,7 @@ from kernelgen.specs import KINDS, crd
 CRDS = Path(__file__).resolve().parents[2] / "crds"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _load(plural: str) -> dict[str, Any]:
     return yaml.load((CRDS / f"{plural}.yaml").read_text(), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 

@@ -18,7 +18,6 @@ from kernelgen.specs.common import (
     SpecModel,
     Uri,
     field_error,
-    immutability_rule,
 )
 
 

@@ -48,8 +48,6 @@ class SpecModel(BaseModel):
         alias_generator=to_camel,
         populate_by_name=True,
         extra="forbid",
-        validate_assignment=False,
-        use_attribute_docstrings=False,
     )
 
     # CEL rules for this object in the CRD: dicts with rule/message (and optional fieldPath/reason).

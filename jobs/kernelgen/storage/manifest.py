@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -31,7 +31,7 @@ def build_manifest(store: Store, prefix: str = "", extra: dict[str, Any] | None 
             files[key] = {"sha256": sha256_bytes(data), "size": len(data)}
     return {
         "version": MANIFEST_VERSION,
-        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "created": datetime.now(UTC).isoformat(timespec="seconds"),
         "root": store.uri,
         **(extra or {}),
         "files": files,
