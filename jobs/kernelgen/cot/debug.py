@@ -93,35 +93,41 @@ def run_debug(ctx: StageContext, sources, doc_index: ChunkIndex | None) -> list[
         numeric = []
         for (task, sample), es in sorted(by_sample.items()):
             cand = cands.get((task, sample))
-            if not ctx.mine(f"debug:{src.uri}:{task}:{sample}"):
-                continue
             compile_err = next((e for e in es if e["verdict"] == "compile_error"), None)
             wrong = next((e for e in es if e["verdict"] in NUMERIC), None)
             if compile_err is None and wrong is None:
                 continue
-            st.inputs += 1
+            # Clusters are formed over the whole record file (cheap, no teacher), so every shard picks the same
+            # representatives; a shard then counts and asks only for the items it owns.
+            mine = ctx.mine(f"debug:{src.uri}:{task}:{sample}")
+            st.inputs += mine
             if cand is None or not cand.get("files"):
-                st.drop("no_candidate_files", item=f"{task}:{sample}")
+                if mine:
+                    st.drop("no_candidate_files", item=f"{task}:{sample}")
                 continue
             if ctx.decontam is not None:
                 hit = (ctx.decontam.check_names([es[0].get("op_name", ""), task.rsplit("/", 1)[-1]])
                        or ctx.decontam.check_code(_kernel_text(cand["files"])))
                 if hit:
-                    st.drop("decontam:" + hit.reason, item=f"{task}:{sample}")
-                    ctx.decontam.report("debug", f"{src.uri}:{task}:{sample}", hit)
+                    if mine:
+                        st.drop("decontam:" + hit.reason, item=f"{task}:{sample}")
+                        ctx.decontam.report("debug", f"{src.uri}:{task}:{sample}", hit)
                     continue
             if compile_err is not None:
                 sig, apis = error_signature(compile_err.get("compile_log", ""))
-                clusters[sig].append((task, sample, compile_err, cand, apis))
-            else:
+                clusters[sig].append((task, sample, compile_err, cand, apis, mine))
+            elif mine:
                 numeric.append((task, sample, wrong, cand))
-        st.extra["error_clusters"] = st.extra.get("error_clusters", 0) + len(clusters)
+        st.extra["error_clusters"] = st.extra.get("error_clusters", 0) + (len(clusters) if ctx.shard == 0 else 0)
         api_items = []
         for sig, members in sorted(clusters.items()):
             keep = members[:ctx.options.debug_per_cluster]
-            if len(members) > len(keep):
-                st.drop("cluster_surplus", len(members) - len(keep))
-            for task, sample, e, cand, apis in keep:
+            for task, sample, e, cand, apis, mine in members[len(keep):]:
+                if mine:
+                    st.drop("cluster_surplus", item=f"{task}:{sample}")
+            for task, sample, e, cand, apis, mine in keep:
+                if not mine:
+                    continue
                 code, log = _kernel_text(cand["files"]), e["compile_log"]
                 docs = doc_index.search(" ".join(apis) + " " + sig, ctx.options.retrieve_k) if doc_index else []
                 api_items.append((f"api|{task}|{sample}", task, sample, sig, apis, code, log, docs, e))

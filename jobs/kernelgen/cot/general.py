@@ -159,6 +159,10 @@ def make_scorer(spec_ppl, teacher_spec=None):
 
 def run_general(ctx: StageContext, sources) -> list[CoTRecord]:
     st = ctx.stage_stats("general")
+    if ctx.shard != 0:
+        # No teacher here, and perplexity and near-duplicates are properties of the whole corpus: shard 0 filters
+        # all of it, so the result does not depend on the shard count.
+        return []
     f = ctx.spec.filters
     allowed = set(f.languages)
     candidates: list[CoTRecord] = []
@@ -167,8 +171,6 @@ def run_general(ctx: StageContext, sources) -> list[CoTRecord]:
             rel = path.name if Path(src.local_path).is_file() else path.relative_to(src.local_path).as_posix()
             for i, row in enumerate(read_rows(path)):
                 item = f"{src.uri}:{rel}:{i}"
-                if not ctx.mine(f"general:{item}"):
-                    continue
                 st.inputs += 1
                 shape = detect_shape(row)
                 if shape is None or (src.format != "auto" and shape not in _FORMAT_SHAPES.get(src.format, (shape,))):

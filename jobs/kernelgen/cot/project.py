@@ -23,7 +23,9 @@ from .text import extract_json_object, extract_tag
 _TEST = re.compile(r"\b(?:TEST|TEST_F|TEST_P)\s*\(\s*(\w+)\s*,\s*(\w+)\s*\)\s*\{")
 _EXPECT = re.compile(r"\b(?:EXPECT_EQ|ASSERT_EQ)\s*\(\s*([^,;]+?)\s*,\s*([^;]+?)\s*\)\s*;")
 _DTYPE = re.compile(r"\bge::DT_([A-Z0-9_]+)\b|\bDT_([A-Z0-9_]+)\b")
-_SHAPE = re.compile(r"(?:Shape|StorageShape|shape)\s*\(?\s*\{\s*\{?\s*([\d\s,]+?)\s*\}")
+# gert::StorageShape x = {{origin dims}, {storage dims}} (or x({...}, {...})), and ge::Shape({dims}).
+_STORAGE_SHAPE = re.compile(r"StorageShape\b[^;{]*?[=(]?\s*\{\s*\{([\d\s,]*)\}\s*,\s*\{([\d\s,]*)\}\s*\}")
+_SHAPE = re.compile(r"\bShape\s*\(\s*\{([\d\s,]*)\}\s*\)")
 _CORES = re.compile(r"(?i)\b(?:core_?num|aiv_?num|vector_core_cnt|block_?dim_?max|coreNum)\b\s*[=:(,]\s*\"?(\d+)")
 _UB = re.compile(r"(?i)\b(?:ub_?size|ubSize)\b\s*[=:(,]\s*\"?(\d+)")
 _SOC = re.compile(r"\"(Ascend\w+)\"")
@@ -88,7 +90,8 @@ def mine_scenarios(src: str) -> list[Scenario]:
         body_nc = re.sub(r"//[^\n]*|/\*.*?\*/", " ", body, flags=re.S)
         sc = Scenario(name=f"{m.group(1)}.{m.group(2)}")
         sc.dtypes = [(a or b).lower() for a, b in _DTYPE.findall(body_nc)]
-        sc.shapes = [[int(x) for x in s.replace(" ", "").split(",") if x] for s in _SHAPE.findall(body_nc)]
+        dims = [origin for origin, _ in _STORAGE_SHAPE.findall(body_nc)] or _SHAPE.findall(body_nc)
+        sc.shapes = [[int(x) for x in d.replace(" ", "").split(",") if x] for d in dims]
         if (c := _CORES.search(body_nc)):
             sc.core_num = int(c.group(1))
         if (u := _UB.search(body_nc)):
