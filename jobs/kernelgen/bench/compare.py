@@ -66,7 +66,7 @@ def _bits_equal(a, b) -> bool:
     import torch
     if a.shape != b.shape or a.dtype != b.dtype:
         return False
-    a, b = a.detach().cpu().contiguous(), b.detach().cpu().contiguous()
+    a, b = a.detach().cpu().contiguous().reshape(-1), b.detach().cpu().contiguous().reshape(-1)  # 0-d tensors cannot be viewed as bytes
     if a.numel() == 0:
         return True
     return torch.equal(a.view(torch.uint8) if a.dtype != torch.bool else a,
