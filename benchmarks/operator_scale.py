@@ -20,7 +20,6 @@ import importlib.util
 import json
 import os
 import statistics
-import subprocess
 import sys
 import threading
 import time

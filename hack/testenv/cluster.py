@@ -19,7 +19,6 @@ process that started the cluster, even when it is killed; ``stop()`` terminates 
 from __future__ import annotations
 
 import argparse
-import ctypes
 import datetime as dt
 import ipaddress
 import json
@@ -97,20 +96,14 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-_libc = ctypes.CDLL("libc.so.6", use_errno=True)
-_PR_SET_PDEATHSIG = 1
-
-
-def _die_with_parent() -> None:  # runs in the child between fork and exec
-    os.setpgrp()
-    _libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-
-
 def spawn(cmd: list[str], log: Path, env: dict | None = None) -> subprocess.Popen:
-    """Start a process that dies with us (own process group, SIGKILL on parent death)."""
+    """Start a process that dies with us: its own session (so stop() can signal the whole group) and, through
+    util-linux setpriv, PR_SET_PDEATHSIG=SIGKILL, so it is killed even when this process is (no preexec_fn, which
+    is unsafe in a process with threads, such as pytest running KopfRunner)."""
+    prefix = ["setpriv", "--pdeathsig", "KILL", "--"] if shutil.which("setpriv") else []
     with open(log, "ab") as fh:
-        return subprocess.Popen(cmd, stdout=fh, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                env=env, preexec_fn=_die_with_parent)
+        return subprocess.Popen(prefix + cmd, stdout=fh, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                env=env, start_new_session=True)
 
 
 def terminate(proc: subprocess.Popen, grace: float = 10.0) -> None:

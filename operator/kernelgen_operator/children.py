@@ -8,7 +8,7 @@ gets 409 AlreadyExists instead of a duplicate.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from kernelgen.specs import GROUP_VERSION

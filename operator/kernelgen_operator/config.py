@@ -78,7 +78,7 @@ def load_config(environ: dict[str, str] | None = None) -> OperatorConfig:
         if var in env:
             raw = env[var]
             # Structured values are JSON (or YAML) text; scalars are validated by pydantic.
-            data[field] = yaml.safe_load(raw) if raw.strip()[:1] in "[{" else raw
+            data[to_camel(field)] = yaml.safe_load(raw) if raw.strip()[:1] in "[{" else raw
     return OperatorConfig.model_validate(data)
 
 

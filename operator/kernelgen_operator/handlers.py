@@ -178,9 +178,9 @@ def _register(plural: str) -> None:
                     RT.due[("TrainRun", key[1], trun)] = 0.0
                 RT.waiters.pop((key[1], key[2]), None)
 
-    kopf.on.create(GROUP, VERSION, plural, id="reconcile")(on_change)
-    kopf.on.resume(GROUP, VERSION, plural, id="reconcile")(on_change)
-    kopf.on.update(GROUP, VERSION, plural, id="reconcile", field="spec")(on_change)
+    kopf.on.create(GROUP, VERSION, plural, id="reconcile-create")(on_change)
+    kopf.on.resume(GROUP, VERSION, plural, id="reconcile-resume")(on_change)
+    kopf.on.update(GROUP, VERSION, plural, id="reconcile-update", field="spec")(on_change)
     kopf.on.event(GROUP, VERSION, plural, id="observe")(on_event)
 
 

@@ -194,7 +194,7 @@ class Reconciler:
 
     # ------------------------------------------------------------------------------------------------ stages
     def _walk_stages(self, kind, body, run, plans, jobs, st: "_Status", remaining, now) -> str:
-        ns, name = body["metadata"]["namespace"], body["metadata"]["name"]
+        ns = body["metadata"]["namespace"]
         by_stage: dict[str, dict[int, dict[str, Any]]] = {}
         for j in jobs:
             labels = j["metadata"].get("labels") or {}

@@ -180,3 +180,13 @@ def test_conditions_and_phase():
 ])
 def test_job_state(status, allowed, state):
     assert job_state({"spec": {"completions": 6}, "status": status}, allowed)[0] == state
+
+
+def test_config_file_then_environment(tmp_path):
+    f = tmp_path / "operator.yaml"
+    f.write_text("npuResourceName: huawei.com/Ascend910B4\ntimerInterval: 7\ncpuNodeSelector: {pool: cpu}\n")
+    cfg = load_config({"KERNELGEN_OPERATOR_CONFIG": str(f), "KERNELGEN_TIMER_INTERVAL": "3"})
+    assert cfg.npu_resource_name == "huawei.com/Ascend910B4"
+    assert cfg.cpu_node_selector == {"pool": "cpu"} and cfg.timer_interval == 3.0  # the environment wins
+    with pytest.raises(Exception):
+        load_config({"KERNELGEN_OPERATOR_CONFIG": str(f), "KERNELGEN_WORKERS": "many"})
