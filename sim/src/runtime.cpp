@@ -70,6 +70,7 @@ static thread_local CoreCtx* t_core = nullptr;
 static thread_local int t_core_slot = -1;
 
 CoreCtx& core() { return t_core ? *t_core : t_dummy; }
+void bind_test_core(CoreCtx* ctx) { t_core = ctx; }
 
 std::string hexaddr(const void* p) {
     char b[32];

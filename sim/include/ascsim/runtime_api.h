@@ -33,6 +33,8 @@ struct CoreCtx {
 };
 
 CoreCtx& core();
+// Unit tests drive kernel APIs on the calling thread with a core context of their own (nullptr unbinds).
+void bind_test_core(CoreCtx* ctx);
 
 // A strict-layer failure: aborts the launch; the bridge raises it in Python as RuntimeError.
 [[noreturn]] void fail(const char* api, const std::string& hw_error, const std::string& detail);

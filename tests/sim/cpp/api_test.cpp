@@ -1,0 +1,204 @@
+// Unit tests of ascsim's kernel-side API semantics, run on one simulated core bound to the test thread.
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <vector>
+#include "kernel_operator.h"
+
+using namespace AscendC;
+
+static int g_fail = 0, g_pass = 0;
+#define CHECK(cond)                                                              \
+    do {                                                                         \
+        if (cond) ++g_pass;                                                      \
+        else { ++g_fail; std::printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); } \
+    } while (0)
+
+static std::string throws(const std::function<void()>& f) {
+    try { f(); } catch (const std::exception& e) { return e.what(); }
+    return "";
+}
+static bool has(const std::string& s, const char* sub) { return s.find(sub) != std::string::npos; }
+static uint16_t hb(float f) { half h = f; return h.bits_; }
+
+struct Fixture {
+    alignas(4096) static inline uint8_t ub[ascsim::kUbBytes];
+    ascsim::CoreCtx ctx;
+    Fixture() { ctx.ub = ub; std::memset(ub, 0, sizeof ub); ascsim::bind_test_core(&ctx); }
+    template <class T> LocalTensor<T> at(uint32_t byte_off, uint32_t n) {
+        return LocalTensor<T>(reinterpret_cast<T*>(ub + byte_off), n, TPosition::VECCALC);
+    }
+};
+
+int main() {
+    Fixture fx;
+    // --- half / bfloat16 rounding ---
+    CHECK(hb(1.0f) == 0x3C00);
+    CHECK(hb(65504.0f) == 0x7BFF);
+    CHECK(hb(65520.0f) == 0x7C00);                 // rounds up to +inf
+    CHECK(hb(5.9604645e-8f) == 0x0001);            // smallest subnormal
+    CHECK(hb(2049.0f) == hb(2048.0f));             // tie -> even
+    CHECK(hb(2051.0f) == hb(2052.0f));             // tie -> even (up)
+    CHECK(float(half(0.1f)) == 0.0999755859375f);
+    CHECK(bfloat16_t(1.00390625f).bits_ == 0x3F80);   // tie -> even
+    CHECK(bfloat16_t(1.01171875f).bits_ == 0x3F82);   // tie -> even (up)
+    CHECK(std::isnan(float(half::from_bits(0x7E00))));
+
+    // --- Cast round modes ---
+    auto f = fx.at<float>(0, 64);
+    auto i = fx.at<int32_t>(1024, 64);
+    float vals[8] = {2.5f, -2.5f, 1.5f, -1.5f, 0.4f, -0.6f, 3e10f, -3e10f};
+    for (int k = 0; k < 8; ++k) f.SetValue(k, vals[k]);
+    Cast(i, f, RoundMode::CAST_RINT, 8);
+    CHECK(i.GetValue(0) == 2 && i.GetValue(1) == -2 && i.GetValue(2) == 2 && i.GetValue(6) == INT32_MAX && i.GetValue(7) == INT32_MIN);
+    Cast(i, f, RoundMode::CAST_ROUND, 8);
+    CHECK(i.GetValue(0) == 3 && i.GetValue(1) == -3 && i.GetValue(3) == -2);
+    Cast(i, f, RoundMode::CAST_FLOOR, 8);
+    CHECK(i.GetValue(3) == -2 && i.GetValue(4) == 0 && i.GetValue(5) == -1);
+    Cast(i, f, RoundMode::CAST_CEIL, 8);
+    CHECK(i.GetValue(4) == 1 && i.GetValue(5) == 0);
+    Cast(i, f, RoundMode::CAST_TRUNC, 8);
+    CHECK(i.GetValue(0) == 2 && i.GetValue(5) == 0);
+    auto h = fx.at<half>(2048, 64);
+    f.SetValue(0, 1.0f + 1.0f / 4096);           // between two halves: 1.0 and 1.0009765625
+    Cast(h, f, RoundMode::CAST_ODD, 1);
+    CHECK(h.GetValue(0).bits_ == 0x3C01);
+    Cast(h, f, RoundMode::CAST_FLOOR, 1);
+    CHECK(h.GetValue(0).bits_ == 0x3C00);
+    Cast(h, f, RoundMode::CAST_CEIL, 1);
+    CHECK(h.GetValue(0).bits_ == 0x3C01);
+    // supported pair, unsupported mode: no instruction on hardware -> strict error
+    CHECK(has(throws([&] { Cast(i, f, RoundMode::CAST_NONE, 8); }), "no instruction"));
+    auto bf = fx.at<bfloat16_t>(3072, 64);
+    CHECK(has(throws([&] { Cast(bf, f, RoundMode::CAST_NONE, 8); }), "CAST_NONE"));
+
+    // --- binary ops: count form and level-0 with mask / strides ---
+    auto a = fx.at<float>(4096, 128), b = fx.at<float>(8192, 128), c = fx.at<float>(12288, 128);
+    for (int k = 0; k < 128; ++k) { a.SetValue(k, float(k)); b.SetValue(k, 1000.0f); c.SetValue(k, -1.0f); }
+    Add(c, a, b, 100);
+    CHECK(c.GetValue(0) == 1000.0f && c.GetValue(99) == 1099.0f && c.GetValue(100) == -1.0f);
+    for (int k = 0; k < 128; ++k) c.SetValue(k, -1.0f);
+    Add(c, a, b, 10, 2, {1, 1, 1, 8, 8, 8});      // first 10 of each 64-element repeat
+    CHECK(c.GetValue(9) == 1009.0f && c.GetValue(10) == -1.0f && c.GetValue(64) == 1064.0f && c.GetValue(74) == -1.0f);
+    for (int k = 0; k < 128; ++k) c.SetValue(k, -1.0f);
+    uint64_t m2[2] = {0x5ull, 0};
+    Mul(c, a, b, m2, 1, {2, 1, 1, 8, 8, 8});          // bits 0 and 2; dst block stride 2
+    CHECK(c.GetValue(0) == 0.0f && c.GetValue(2) == 2000.0f && c.GetValue(1) == -1.0f);
+    // counter mode: mask = total element count
+    for (int k = 0; k < 128; ++k) c.SetValue(k, -1.0f);
+    SetMaskCount();
+    SetVectorMask<float, MaskMode::COUNTER>(0, 70);
+    Add<float, false>(c, a, b, MASK_PLACEHOLDER, 1, {1, 1, 1, 8, 8, 8});
+    SetMaskNorm();
+    ResetMask();
+    CHECK(c.GetValue(69) == 1069.0f && c.GetValue(70) == -1.0f);
+    auto hs = fx.at<half>(16384, 128);
+    Duplicate(hs, half(1.5f), 128);
+    Muls(hs, hs, half(2.0f), 128);
+    Adds(hs, hs, half(-1.0f), 128);
+    CHECK(float(hs.GetValue(127)) == 2.0f);
+    Mins(hs, hs, half(1.25f), 64);
+    CHECK(float(hs.GetValue(0)) == 1.25f && float(hs.GetValue(64)) == 2.0f);
+
+    // --- DataCopy tail truncation (GM -> UB): 20 halves = 40 B -> only 32 B move ---
+    std::vector<half> gm(64, half(7.0f));
+    GlobalTensor<half> g;
+    g.SetGlobalBuffer(gm.data(), 64);
+    auto d = fx.at<half>(20480, 64);
+    Duplicate(d, half(0.0f), 64);
+    DataCopy(d, g, 20);
+    CHECK(float(d.GetValue(15)) == 7.0f && float(d.GetValue(16)) == 0.0f);
+    // DataCopyPad: blockLen in bytes, copies exactly 20 halves
+    Duplicate(d, half(0.0f), 64);
+    DataCopyPad(d, g, DataCopyExtParams{1, 40, 0, 0, 0}, DataCopyPadExtParams<half>{false, 0, 0, half(0.0f)});
+    CHECK(float(d.GetValue(19)) == 7.0f && float(d.GetValue(20)) == 0.0f);
+    // DataCopy with DataCopyParams: blockLen in 32 B blocks, gaps in blocks
+    Duplicate(d, half(0.0f), 64);
+    DataCopy(d, g, DataCopyParams{2, 1, 0, 1});
+    CHECK(float(d.GetValue(15)) == 7.0f && float(d.GetValue(16)) == 0.0f && float(d.GetValue(32)) == 7.0f);
+
+    // --- Compare / Select ---
+    auto x = fx.at<float>(24576, 64), y = fx.at<float>(28672, 64);
+    for (int k = 0; k < 64; ++k) { x.SetValue(k, float(k)); y.SetValue(k, 10.0f); }
+    auto bits = fx.at<uint8_t>(32768, 64);
+    Compare(bits, x, y, CMPMODE::LT, 64);
+    CHECK(bits.GetValue(0) == 0xFF && bits.GetValue(1) == 0x03 && bits.GetValue(2) == 0x00);
+    auto z = fx.at<float>(36864, 64);
+    Select(z, bits, x, y, SELMODE::VSEL_TENSOR_TENSOR_MODE, 64);
+    CHECK(z.GetValue(9) == 9.0f && z.GetValue(10) == 10.0f && z.GetValue(63) == 10.0f);
+    CHECK(has(throws([&] { Compare(bits, i, i, CMPMODE::LT, 64); }), "EQ"));
+
+    // --- reductions (argument orders differ between families) ---
+    for (int k = 0; k < 64; ++k) x.SetValue(k, float(k % 8));
+    WholeReduceSum(z, x, 64, 1, 1, 1, 8);
+    CHECK(z.GetValue(0) == 224.0f);
+    BlockReduceSum(z, x, 1, 64, 8, 1, 8);
+    CHECK(z.GetValue(0) == 28.0f && z.GetValue(7) == 28.0f);
+    PairReduceSum(z, x, 1, 64, 8, 1, 8);
+    CHECK(z.GetValue(0) == 1.0f && z.GetValue(1) == 5.0f);
+    x.SetValue(37, 99.0f);
+    auto tmp = fx.at<float>(40960, 64);
+    ReduceMax(z, x, tmp, 64, true);
+    uint32_t idx;
+    std::memcpy(&idx, &z.addr_[1], 4);
+    CHECK(z.GetValue(0) == 99.0f && idx == 37);
+    WholeReduceMax(z, x, 64, 1, 1, 1, 8);
+    std::memcpy(&idx, &z.addr_[1], 4);
+    CHECK(z.GetValue(0) == 99.0f && idx == 37);
+    ReduceSum(z, x, tmp, 64);
+    CHECK(z.GetValue(0) == 224.0f - 5.0f + 99.0f);
+
+    // --- Gather / GatherMask / Brcb ---
+    auto offs = fx.at<uint32_t>(45056, 8);
+    for (int k = 0; k < 8; ++k) offs.SetValue(k, uint32_t((7 - k) * 4));
+    for (int k = 0; k < 64; ++k) x.SetValue(k, float(k));
+    Gather(z, x, offs, 0, 8);
+    CHECK(z.GetValue(0) == 7.0f && z.GetValue(7) == 0.0f);
+    uint64_t cnt = 0;
+    GatherMask(z, x, uint8_t(2), false, 0, GatherMaskParams{1, 1, 8, 0}, cnt);
+    CHECK(cnt == 32 && z.GetValue(0) == 1.0f && z.GetValue(1) == 3.0f);
+    Brcb(z, x, 1, BrcbRepeatParams{1, 8});
+    CHECK(z.GetValue(0) == 0.0f && z.GetValue(8) == 1.0f && z.GetValue(63) == 7.0f);
+
+    // --- bitwise / shift on 16-bit ints ---
+    auto s16 = fx.at<int16_t>(49152, 16), t16 = fx.at<int16_t>(50176, 16);
+    Duplicate(s16, int16_t(0x0F0F), 16);
+    Duplicate(t16, int16_t(0x00FF), 16);
+    And(s16, s16, t16, 16);
+    CHECK(s16.GetValue(0) == 0x000F);
+    ShiftLeft(s16, s16, int16_t(4), 16);
+    CHECK(s16.GetValue(15) == 0x00F0);
+    Duplicate(s16, int16_t(-16), 16);
+    ShiftRight(s16, s16, int16_t(2), 16);
+    CHECK(s16.GetValue(0) == -4);   // arithmetic shift for signed types
+
+    // --- strict checks ---
+    CHECK(has(throws([&] { Add(fx.at<float>(ascsim::kUbBytes - 128, 64), a, b, 64); }), "ub address out of bounds"));
+    CHECK(has(throws([&] { Add(fx.at<float>(4100, 64), a, b, 64); }), "not aligned"));
+    {
+        TPipe pipe;
+        TQue<TPosition::VECIN, 1> q;
+        pipe.InitBuffer(q, 1, 256);
+        CHECK(has(throws([&] { q.DeQue<float>(); }), "empty queue"));
+        auto t1 = q.AllocTensor<float>();
+        CHECK(std::isnan(t1.GetValue(0)));      // AllocTensor memory is poisoned
+        CHECK(has(throws([&] { q.AllocTensor<float>(); }), "in use"));
+        q.EnQue(t1);
+        auto t2 = q.DeQue<float>();
+        q.FreeTensor(t2);
+        CHECK(has(throws([&] { q.FreeTensor(t2); }), "double FreeTensor"));
+        TBuf<TPosition::VECCALC> tb;
+        pipe.InitBuffer(tb, 64);
+        CHECK(has(throws([&] { tb.Get<float>(32); }), "TBuf"));
+        CHECK(has(throws([&] { tb.GetWithOffset<float>(4, 16); }), "aligned"));
+        CHECK(has(throws([&] { pipe.InitBuffer(tb, 200 * 1024); }), "ub address out of bounds"));
+    }
+    CHECK(has(throws([&] { WaitFlag<HardEvent::V_S>(0); }), "timeout"));
+    SetFlag<HardEvent::MTE2_V>(1);
+    WaitFlag<HardEvent::MTE2_V>(1);
+
+    std::printf("PASS %d FAIL %d\n", g_pass, g_fail);
+    return g_fail ? 1 : 0;
+}
