@@ -3,7 +3,8 @@
 `PyStandInBackend` is a BOUNDARY DOUBLE for a real kernel backend (sim/ascend compile AscendC; that cannot be
 assumed in these tests). It "compiles" a candidate by taking its Python stand-in for the `kernel_gen_ops`
 extension (file `stand_in/kernel_gen_ops.py` of the candidate) and fails with a syntax-class compile error when
-the kernel source contains `#error`. Everything after compile — the sandboxed worker, comparison, records,
+the kernel source contains `#error`. A kernel source may instead carry the stand-in inline as a
+`// stand-in: <python expression over args>` line (how the fake LLM's kernel-only answers do it). Everything after compile — the sandboxed worker, comparison, records,
 metrics — is the real harness.
 """
 from __future__ import annotations
@@ -125,6 +126,10 @@ class PyStandInBackend:
             return CompileResult(ok=False, seconds=time.perf_counter() - t0, log="kernel.cpp:1: error: #error",
                                  error_class=CompileErrorClass.SYNTAX, verdict=Verdict.COMPILE_ERROR)
         stand = ws.root / "stand_in" / "kernel_gen_ops.py"
+        marker = next((ln.split("stand-in:", 1)[1].strip() for ln in src.splitlines() if "stand-in:" in ln), None)
+        if not stand.exists() and marker:   # a generated kernel-only answer carries its Python stand-in inline
+            stand.parent.mkdir(parents=True, exist_ok=True)
+            stand.write_text(stand_in(ws.task.kernel_name, marker))
         if not stand.exists():
             return CompileResult(ok=False, seconds=0.0, log="error: no stand-in",
                                  error_class=CompileErrorClass.OTHER, verdict=Verdict.COMPILE_ERROR)

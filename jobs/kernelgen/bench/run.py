@@ -113,31 +113,41 @@ def _shard_records_key(shard: int, shards: int) -> str:
 
 
 def _load_generated(rd: RunDir, tasks: list[Task], template: str) -> list[Candidate]:
+    """candidates.jsonl, or the generate stage's shard files candidates/shard-*.jsonl."""
     from .candidates import jsonl_candidates
-    path = rd.path / CANDIDATES
-    if not path.exists():
+    paths = [p for p in [rd.path / CANDIDATES, *sorted((rd.path / "candidates").glob("*.jsonl"))] if p.exists()]
+    if not paths:
         raise RunError(f"{CANDIDATES} not found under {rd.url()}: run the generate stage first")
-    cands, _ = jsonl_candidates(path, tasks, template=template)
-    return cands
+    merged: dict[tuple[str, int], Candidate] = {}
+    for path in paths:
+        cands, _ = jsonl_candidates(path, tasks, template=template)
+        merged.update({(c.task_id, c.sample): c for c in cands})
+    return [merged[k] for k in sorted(merged)]
 
 
-def stage_generate(spec: Any, rd: RunDir, tasks: list[Task], progress: Progress) -> None:
-    """Run the generate stage (kernelgen.generate) into candidates.jsonl."""
+def stage_generate(spec: Any, rd: RunDir | None, tasks: list[Task] | None, progress: Progress, *,
+                   shard: int = 0, shards: int = 1) -> Any:
+    """Run the generate stage (kernelgen.generate.stage). In process (rd and tasks given) it writes
+    candidates.jsonl here; as a pod entrypoint (rd None) the stage syncs its own shard file with the store."""
     try:
         from kernelgen.generate import stage as gen_stage  # lazy: heavy deps (vllm/transformers)
     except ImportError as e:
         raise RunError("candidates.source is 'generate', but the generate stage (kernelgen.generate.stage) is not "
                        f"available in this build ({e}); use source reference, jsonl or directory") from e
+    if rd is None:
+        return gen_stage.run_generate(spec, shard=shard, shards=shards, progress=progress)
     rd.pull(CANDIDATES)
-    gen_stage.run_generate(spec, tasks=tasks, out_path=rd.path / CANDIDATES, progress=progress)
-    rd.push(CANDIDATES)
+    try:
+        return gen_stage.run_generate(spec, tasks=tasks, out_path=rd.path / CANDIDATES, progress=progress)
+    finally:
+        rd.push(CANDIDATES)
 
 
 def candidates_for(spec: Any, rd: RunDir, tasks: list[Task], progress: Progress, *, write: bool) -> list[Candidate]:
     c = spec.spec.candidates
     template = spec.spec.generator.template if spec.spec.generator else "kernel-only"
     if c.source == "generate":
-        rd.pull(CANDIDATES)
+        rd.pull(CANDIDATES, "candidates")
         return _load_generated(rd, tasks, template)
     uri = c.uri
     if uri and str(uri).startswith("s3://"):

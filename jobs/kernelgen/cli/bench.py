@@ -132,23 +132,27 @@ def run_cmd(
 @app.command("generate")
 def generate_cmd(
     spec_file: Path = typer.Option(..., "--spec", "-f", help="BenchRun spec YAML."),
+    shard: int = typer.Option(0, "--shard", help="This shard's index (0-based)."),
+    shards: int = typer.Option(1, "--shards", help="Number of generate shards (tasks split by hash)."),
     no_progress: bool = typer.Option(False, "--no-progress"),
 ) -> None:
     """Stage entrypoint: sample candidates with the spec's generator into candidates.jsonl (resumable)."""
-    from kernelgen.bench.run import RunDir, RunError, select_tasks, stage_generate
+    from kernelgen.bench.run import RunError, stage_generate
     spec = _load(spec_file)
     if spec.spec.candidates.source != "generate":
         err.print(f"candidates.source is {spec.spec.candidates.source!r}: nothing to generate")
         raise typer.Exit(0)
+    if not 0 <= shard < shards:
+        err.print(f"--shard: must be within 0..{shards - 1} (got {shard})")
+        raise typer.Exit(2)
     ui = _RichProgress(enabled=not no_progress)
     try:
-        rd = RunDir(spec)
         with ui.bar:
-            stage_generate(spec, rd, select_tasks(spec).tasks, ui.hooks())
+            res = stage_generate(spec, None, None, ui.hooks(), shard=shard, shards=shards)
     except RunError as e:
         err.print(f"error: {e}", markup=False, highlight=False, soft_wrap=True)
         raise typer.Exit(1) from None
-    console.print(f"candidates: {rd.path / 'candidates.jsonl'}", markup=False, highlight=False)
+    console.print(f"candidates: {getattr(res, 'out_path', '')}", markup=False, highlight=False)
 
 
 @app.command("evaluate")
