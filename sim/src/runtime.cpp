@@ -151,9 +151,15 @@ void wait_flag(int evt, int id, const char* api) {
     f = 0;
 }
 
+// Cores run one at a time in zig-zag order (0, n-1, 1, n-2, ...): a reducer on the first or the last core then
+// runs before most producers, so a missing SyncAll shows up as wrong data instead of passing by luck.
+static int zigzag_slot(int n, int pos) { return pos % 2 == 0 ? pos / 2 : n - 1 - pos / 2; }
+static int zigzag_pos(int n, int slot) { return slot < (n + 1) / 2 ? 2 * slot : 2 * (n - 1 - slot) + 1; }
+
 static void pass_baton_locked(Launch* L, int from) {
+    int p0 = zigzag_pos(L->n, from);
     for (int k = 1; k <= L->n; ++k) {
-        int j = (from + k) % L->n;
+        int j = zigzag_slot(L->n, (p0 + k) % L->n);
         if (L->state[j] == 0) { L->turn = j; L->cv.notify_all(); return; }
     }
     bool all_done = std::all_of(L->state.begin(), L->state.end(), [](int s) { return s == 2; });

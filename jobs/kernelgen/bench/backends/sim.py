@@ -63,6 +63,21 @@ def sim_sources_hash() -> str:
     return _sha(*(f"{p.relative_to(SIM_ROOT)}\n{p.read_text(errors='replace')}" for p in files))[:16]
 
 
+@functools.lru_cache(maxsize=None)
+def headers_hash(*rel: str) -> str:
+    """Hash of the simulator headers one kind of object depends on (so runtime edits keep those objects cached)."""
+    files = []
+    for r in rel:
+        p = SIM_INCLUDE / r
+        files += sorted(q for q in p.rglob("*") if q.is_file()) if p.is_dir() else [p]
+    return _sha(*(f"{q.relative_to(SIM_ROOT)}\n{q.read_text(errors='replace')}" for q in files))[:16]
+
+
+PYBIND_HEADERS = ("pytorch_npu_helper.hpp", "ascsim/bridge.h")
+HOST_HEADERS = ("ascsim/host", "register", "tiling", "graph", "platform", "error", "exe_graph")
+KERNEL_HEADERS = (".",)
+
+
 @functools.lru_cache(maxsize=1)
 def torch_build_info() -> dict:
     """Torch include/lib dirs and C++ ABI, probed once in a subprocess (the harness never imports torch for this)."""
@@ -319,7 +334,7 @@ class SimBackend:
     def _pch_dir(self, deadline: float) -> Path | None:
         """Directory holding kernel_operator.h + its precompiled .gch (searched before sim/include)."""
         flags = self._kernel_flags()
-        d = self.cache / f"pch-{_sha(sim_sources_hash(), *flags)[:16]}"
+        d = self.cache / f"pch-{_sha(headers_hash(*KERNEL_HEADERS), *flags)[:16]}"
         if (d / "kernel_operator.h.gch").exists():
             return d
         d.mkdir(parents=True, exist_ok=True)
@@ -356,7 +371,7 @@ class SimBackend:
         hflags = [STD, self.opt, "-fPIC", "-w", f"-I{SIM_INCLUDE}", f"-I{host_dir}"]
         host_objs = []
         for p in host_srcs:
-            key = _sha(sim_sources_hash(), host_ctx, p.name, *hflags[:3])
+            key = _sha(headers_hash(*HOST_HEADERS), host_ctx, p.name, *hflags[:3])
             host_objs.append(self._obj("host", key, lambda o, p=p: [CXX, *hflags, "-c", str(p), "-o", str(o)], deadline,
                                        f"host {p.name}"))
 
@@ -404,7 +419,7 @@ class SimBackend:
         for i, (macros, cols) in enumerate(dtype_combos(opdef)):
             tu = work / f"kernel_{i}.cpp"
             tu.write_text(kernel_tu(task.op_name, task.kernel_name, str(kwork / main_k.name), macros, cols, keys, i))
-            key = _sha(sim_sources_hash(), kctx, tu.read_text(), *kflags)
+            key = _sha(headers_hash(*KERNEL_HEADERS), kctx, tu.read_text(), *kflags)
             kernel_objs.append(self._obj("kernel", key, lambda o, tu=tu: [CXX, *kflags, *inc, "-c", str(tu), "-o", str(o)],
                                          deadline, f"kernel combination {i}"))
 
@@ -414,7 +429,7 @@ class SimBackend:
         pflags = [STD, "-O1", "-fPIC", "-w", f"-D_GLIBCXX_USE_CXX11_ABI={tinfo['abi']}", f"-DTORCH_EXTENSION_NAME={MODULE}",
                   "-DTORCH_API_INCLUDE_EXTENSION_H", f"-I{SIM_INCLUDE}", *(f"-I{d}" for d in tinfo["inc"]), f"-I{py_inc}"]
         pyb = src / "pybind.cpp"
-        pkey = _sha(sim_sources_hash(), pyb.read_text(), *pflags)
+        pkey = _sha(headers_hash(*PYBIND_HEADERS), pyb.read_text(), *pflags)
         pyb_obj = self._obj("pybind", pkey, lambda o: [CXX, *pflags, "-c", str(pyb), "-o", str(o)], deadline, "pybind")
 
         # 5. link the extension, then publish the build directory atomically

@@ -1,0 +1,117 @@
+"""Seeded-bug suite: one-line patches applied at test time to reference kernels (our built-in suite, and the
+NPUKernelBench sample answers under ../shared, which are never copied into this repository). Each mutant names
+the bug class it seeds and the verdicts a faithful simulator must give. None may pass."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from kernelgen.bench.model import CompileErrorClass as C
+from kernelgen.bench.model import Verdict as V
+
+WRONG = {V.VALUE_MISMATCH, V.NAN_MISMATCH}
+
+
+@dataclass(frozen=True)
+class Mutant:
+    id: str
+    suite: str                 # "fixture" (../shared sample) or "builtin"
+    task: str                  # levelN/Category/Op
+    file: str                  # path under answer/0
+    old: str                   # exact text to replace (must occur)
+    new: str
+    expect: frozenset          # acceptable verdicts for the first non-OK case
+    cases: tuple = (0,)
+    error_class: frozenset = field(default_factory=frozenset)   # for compile errors
+    message: str = ""          # substring expected in the failing case's message (runtime errors)
+    count: int = 1             # occurrences to replace (0 = all)
+
+
+def M(id, suite, task, file, old, new, expect, **kw):
+    kw = dict(kw)
+    if "error_class" in kw:
+        kw["error_class"] = frozenset(kw["error_class"])
+    return Mutant(id, suite, task, file, old, new, frozenset(expect), **kw)
+
+
+ADD = ("fixture", "level1/Math/AddCustom", "op_kernel/add_custom.cpp")
+ADD_HOST = ("fixture", "level1/Math/AddCustom", "op_host/add_custom.cpp")
+SQRT = ("fixture", "level1/Math/Sqrt", "op_kernel/sqrt.cpp")
+FIN = ("fixture", "level1/Condition/IsFinite", "op_kernel/is_finite.h")
+FIN_CPP = ("fixture", "level1/Condition/IsFinite", "op_kernel/is_finite.cpp")
+EQ = ("fixture", "level1/Comparison/Equal", "op_kernel/equal.cpp")
+CLIP = ("fixture", "level1/Math/ClipByValue", "op_kernel/clip_by_value.cpp")
+ARANGE = ("fixture", "level1/TensorCreation/Arange", "op_kernel/arange.cpp")
+ABS = ("builtin", "level1/Math/Absolute", "op_kernel/absolute.cpp")
+MUL = ("builtin", "level1/Math/Mul", "op_kernel/mul.cpp")
+MUL_HOST = ("builtin", "level1/Math/Mul", "op_host/mul.cpp")
+WHERE = ("builtin", "level1/Condition/Where", "op_kernel/where.cpp")
+GREATER = ("builtin", "level1/Comparison/Greater", "op_kernel/greater.cpp")
+L1LOSS = ("builtin", "level2/Loss/SmoothL1Loss", "op_kernel/smooth_l1_loss.cpp")
+
+MUTANTS = [
+    # tails, off-by-one, missing tail handling
+    M("tail-off-by-one-loop", *ADD, "int32_t loopCount = this->tileNum * BUFFER_NUM;",
+      "int32_t loopCount = this->tileNum * BUFFER_NUM - 1;", WRONG),
+    M("missing-tail-datacopy-truncation", *ABS, "DataCopyPad(yGm_[start], y, copyParams);",
+      "DataCopy(yGm_[start], y, count);", WRONG | {V.RUNTIME_ERROR}, cases=(0, 1, 2, 3)),
+    M("tail-count-off-by-one", *ABS, "uint32_t count = (i + 1 == tiles) ? length_ - i * tileLength_ : tileLength_;",
+      "uint32_t count = (i + 1 == tiles) ? length_ - i * tileLength_ - 1 : tileLength_;", WRONG, cases=(0, 1, 2, 3)),
+    # data-movement units
+    M("datacopypad-blocklen-elements-not-bytes", *FIN, "copyParams.blockLen = calCount * sizeof(uint16_t);",
+      "copyParams.blockLen = calCount;", WRONG),
+    M("datacopy-count-in-bytes", *ADD, "AscendC::DataCopy(zGm[progress * this->tileLength], zLocal, this->tileLength);",
+      "AscendC::DataCopy(zGm[progress * this->tileLength], zLocal, this->tileLength * sizeof(DTYPE_Z));",
+      {V.RUNTIME_ERROR} | WRONG),
+    M("gm-read-past-end", *ADD, "AscendC::DataCopy(xLocal, xGm[progress * this->tileLength], this->tileLength);",
+      "AscendC::DataCopy(xLocal, xGm[(progress + 1) * this->tileLength], this->tileLength);", {V.RUNTIME_ERROR},
+      message="out of range"),
+    M("misaligned-gm-address", *ADD, "xGm.SetGlobalBuffer((__gm__ DTYPE_X *)x + ",
+      "xGm.SetGlobalBuffer((__gm__ DTYPE_X *)(x + 1) + ", {V.RUNTIME_ERROR}, message="not aligned"),
+    M("misaligned-ub-operand", *ARANGE, "AscendC::DataCopy(outGm[iter*this->unitNum], outLocal, copy_num);",
+      "AscendC::DataCopy(outGm[iter*this->unitNum], outLocal[1], copy_num);", {V.RUNTIME_ERROR},
+      cases=(1,), message="not aligned", count=0),
+    # UB capacity and queue discipline
+    M("ub-overflow", *ADD, "pipe.InitBuffer(inQueueX, BUFFER_NUM, this->tileLength * sizeof(DTYPE_X));",
+      "pipe.InitBuffer(inQueueX, BUFFER_NUM, this->tileLength * sizeof(DTYPE_X) * 16);", {V.RUNTIME_ERROR},
+      message="ub address out of bounds"),
+    M("missing-freetensor", *ADD, "inQueueX.FreeTensor(xLocal);", "", {V.RUNTIME_ERROR}, message="in use"),
+    M("missing-enque", *ADD, "inQueueY.EnQue(yLocal);", "", {V.RUNTIME_ERROR}, message="DeQue"),
+    M("double-free", *CLIP, "Q_x.FreeTensor(x);", "Q_x.FreeTensor(x); Q_x.FreeTensor(x);", {V.RUNTIME_ERROR},
+      message="double FreeTensor"),
+    # Cast round modes and dtype support
+    M("wrong-cast-mode-bf16", *SQRT, "AscendC::Cast(yLocal, p1, AscendC::RoundMode::CAST_RINT, this->processDataNum);",
+      "AscendC::Cast(yLocal, p1, AscendC::RoundMode::CAST_NONE, this->processDataNum);", {V.RUNTIME_ERROR},
+      cases=(3,), message="CAST_NONE"),
+    M("wrong-cast-mode-odd", *EQ, "Cast(y_local, y_compute, RoundMode::CAST_NONE, this->tile_cache);",
+      "Cast(y_local, y_compute, RoundMode::CAST_ODD, this->tile_cache);", {V.RUNTIME_ERROR}, message="CAST_ODD"),
+    M("cast-unsupported-pair", *SQRT, "AscendC::LocalTensor<float> p1 = tmp1.Get<float>();",
+      "AscendC::LocalTensor<int8_t> p1 = tmp1.Get<int8_t>();", {V.COMPILE_ERROR}, error_class={C.DATA_TYPE}),
+    M("unsupported-dtype-bf16-add", *ADD, "AscendC::Add(zLocal, xLocal, yLocal, this->tileLength);",
+      "AscendC::Add(zLocal.ReinterpretCast<bfloat16_t>(), xLocal.ReinterpretCast<bfloat16_t>(), "
+      "yLocal.ReinterpretCast<bfloat16_t>(), this->tileLength);", {V.COMPILE_ERROR}, error_class={C.DATA_TYPE}),
+    M("scalar-type-mismatch", *CLIP, "Mins(x, x, this->clip_value_max, length);", "Mins(x, x, 1.0, length);",
+      {V.COMPILE_ERROR}, error_class={C.API_SIGNATURE, C.DATA_TYPE}),
+    # wrong API use / arguments
+    M("wrong-argument-count", *ADD, "AscendC::Add(zLocal, xLocal, yLocal, this->tileLength);",
+      "AscendC::Add(zLocal, xLocal, this->tileLength);", {V.COMPILE_ERROR}, error_class={C.API_SIGNATURE}),
+    M("undeclared-identifier", *ADD, "GET_TILING_DATA(tiling_data, tiling);", "GET_TILING_DATA(tiling_data, tilingGm);",
+      {V.COMPILE_ERROR}, error_class={C.SCOPE, C.MACRO}),
+    M("swapped-min-max", *CLIP, "Mins(x, x, this->clip_value_max, length);", "Mins(x, x, this->clip_value_min, length);",
+      WRONG),
+    M("wrong-op", *ADD, "AscendC::Add(zLocal, xLocal, yLocal, this->tileLength);",
+      "AscendC::Sub(zLocal, xLocal, yLocal, this->tileLength);", WRONG),
+    M("maxs-instead-of-mins", *FIN, "Maxs(srcTensor, srcTensor, (int16_t)-1, calCount);",
+      "Mins(srcTensor, srcTensor, (int16_t)-1, calCount);", WRONG),
+    M("compare-mode-flipped", *GREATER, "CMPMODE::GT", "CMPMODE::GE", WRONG, cases=(0, 1, 2)),
+    M("select-operands-swapped", *WHERE, "Select(out, mask, x, y, SELMODE::VSEL_TENSOR_TENSOR_MODE, lanes);",
+      "Select(out, mask, y, x, SELMODE::VSEL_TENSOR_TENSOR_MODE, lanes);", WRONG),
+    # tiling / launch contract
+    M("tiling-key-without-branch", *FIN_CPP, "if (TILING_KEY_IS(1)) {", "if (TILING_KEY_IS(4)) {", {V.RUNTIME_ERROR},
+      message="tiling key"),
+    M("block-dim-zero", *ADD_HOST, "context->SetBlockDim(BLOCK_DIM);", "context->SetBlockDim(0);", {V.RUNTIME_ERROR},
+      message="blockDim"),
+    M("block-dim-too-small", *MUL_HOST, "context->SetBlockDim(usedCores);", "context->SetBlockDim(1);", WRONG,
+      cases=(0, 1, 2)),
+    M("missing-syncall", *L1LOSS, "        SyncAll();\n", "", WRONG, cases=(0, 1, 2)),
+    M("uninitialised-ub-read", *MUL, "Mul(y, x1, x2, count);", "Mul(y, x1, y, count);", WRONG, cases=(0, 1, 2)),
+]
