@@ -1,4 +1,9 @@
-"""Run one test case of a compiled candidate in a fresh, isolated subprocess (`kernelgen.bench.worker`).
+"""Run one test case of a compiled candidate in a fresh, isolated process (`kernelgen.bench.worker`).
+
+Every case gets its own process: by default forked from a fork server (`kernelgen.bench.zygote`) that has
+imported torch once, which cuts a case's start-up from seconds to milliseconds; with ``KERNELGEN_SANDBOX=exec``
+(or a runtime env that sets loader/interpreter variables such as LD_*), a fresh interpreter is executed instead.
+If the fork server cannot start or dies, the case runs in a fresh interpreter.
 
 Isolation, per DEVELOPERS.md ("untrusted generated code never runs in the harness's own process"):
 - a new process in its own session / process group (``start_new_session``); a timeout kills the whole group;
@@ -119,37 +124,31 @@ def run_case(task: Task, case: TestCase, rt: RuntimeEnv, *, seed: int, timeout_s
         env["PYTHONPATH"] = os.pathsep.join([rt.env["PYTHONPATH"], env["PYTHONPATH"]])
 
     prefix, net = network_isolation()
-    cmd = [*prefix, sys.executable, "-m", WORKER_MODULE, str(job_file)]
-    as_bytes = (int(memory_mib) + TORCH_IMPORT_HEADROOM_MIB) << 20
     cpu_s = max(1, int(timeout_s * 2) + 5)
     diagnostics = [] if prefix else [f"network {net}"]
-    try:
-        proc = subprocess.Popen(cmd, cwd=scratch, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, start_new_session=True,
-                                preexec_fn=_preexec(as_bytes, cpu_s))
-    except OSError as e:
-        return CaseResult(Verdict.INFRA_ERROR, f"could not start the case worker: {e}", seconds=time.perf_counter() - t0)
-    timed_out = False
-    try:
-        stdout, stderr = proc.communicate(timeout=timeout_s)
-    except subprocess.TimeoutExpired:
-        timed_out = True
-        _kill_group(proc)
-        stdout, stderr = proc.communicate()
-    finally:
-        _kill_group(proc)  # stray grandchildren that outlived the worker
+    ran = None
+    if _use_zygote(rt):
+        try:
+            ran = _zygote_run(job_file, env, scratch, timeout_s, cpu_s)
+        except ZygoteError as e:   # fall back to a freshly executed worker; the case itself is unaffected
+            diagnostics.append(f"fork server unavailable ({e}); ran a fresh interpreter")
+    if ran is None:
+        ran = _exec_run(prefix, job_file, env, scratch, timeout_s, cpu_s, memory_mib)
+        if isinstance(ran, CaseResult):
+            return ran
+    returncode, stdout, stderr, timed_out = ran
     seconds = time.perf_counter() - t0
-    err_text = stderr.decode(errors="replace")
+    err_text = stderr
     err_tail = [ln for ln in err_text.strip().splitlines()[-8:]]
     if timed_out:
         return CaseResult(Verdict.TIMEOUT, f"case {case.case_id} exceeded {timeout_s:g}s; process group killed",
                           diagnostics=diagnostics + err_tail, seconds=seconds)
     result = None
-    for line in stdout.decode(errors="replace").splitlines():
+    for line in stdout.splitlines():
         if line.startswith(RESULT_PREFIX):
             result = json.loads(line[len(RESULT_PREFIX):])
     if result is None:
-        rc = proc.returncode
+        rc = returncode
         if rc < 0 and -rc == signal.SIGXCPU:
             verdict, msg = Verdict.TIMEOUT, f"case {case.case_id} exceeded its CPU-time limit ({cpu_s}s)"
         elif "bad_alloc" in err_text or "MemoryError" in err_text or "Cannot allocate memory" in err_text:
@@ -174,8 +173,166 @@ def run_case(task: Task, case: TestCase, rt: RuntimeEnv, *, seed: int, timeout_s
                       diagnostics=diags, seconds=seconds)
 
 
-def _kill_group(proc: subprocess.Popen) -> None:
+def _kill_group(pid: int) -> None:
     try:
-        os.killpg(proc.pid, signal.SIGKILL)
+        os.killpg(pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
+
+
+def _exec_run(prefix: list[str], job_file: Path, env: dict[str, str], scratch: Path, timeout_s: float, cpu_s: int,
+              memory_mib: int) -> tuple[int, str, str, bool] | CaseResult:
+    """A freshly executed worker interpreter (the fallback, and the mode for runtime envs that need exec)."""
+    cmd = [*prefix, sys.executable, "-m", WORKER_MODULE, str(job_file)]
+    as_bytes = (int(memory_mib) + TORCH_IMPORT_HEADROOM_MIB) << 20
+    try:
+        proc = subprocess.Popen(cmd, cwd=scratch, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, start_new_session=True,
+                                preexec_fn=_preexec(as_bytes, cpu_s))
+    except OSError as e:
+        return CaseResult(Verdict.INFRA_ERROR, f"could not start the case worker: {e}")
+    timed_out = False
+    try:
+        stdout, stderr = proc.communicate(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+        _kill_group(proc.pid)
+        stdout, stderr = proc.communicate()
+    finally:
+        _kill_group(proc.pid)  # stray grandchildren that outlived the worker
+    return proc.returncode, stdout.decode(errors="replace"), stderr.decode(errors="replace"), timed_out
+
+
+# -- fork server ------------------------------------------------------------------------------------------------
+
+class ZygoteError(RuntimeError):
+    pass
+
+
+#: runtime-env variables that only take effect when a process starts (the dynamic loader, the interpreter)
+_EXEC_ONLY_PREFIXES = ("LD_", "PYTHON", "MALLOC_", "GLIBC_")
+
+
+def _use_zygote(rt: RuntimeEnv) -> bool:
+    if os.environ.get("KERNELGEN_SANDBOX", "zygote") != "zygote":
+        return False
+    return not any(k.startswith(_EXEC_ONLY_PREFIXES) for k in rt.env)
+
+
+class _Zygote:
+    """Client of one `kernelgen.bench.zygote` process (see its docstring)."""
+
+    def __init__(self, prefix: list[str]):
+        import tempfile
+        import threading
+        self._lock = threading.Lock()
+        self._waiters: dict[str, dict] = {}
+        self._dir = Path(tempfile.mkdtemp(prefix="kg-zygote-"))
+        env = {k: os.environ[k] for k in _PASS_ENV if k in os.environ}
+        env.update({"HOME": str(self._dir), "TMPDIR": str(self._dir), "PYTHONDONTWRITEBYTECODE": "1",
+                    "PYTHONNOUSERSITE": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+                    "PYTHONPATH": str(HARNESS_ROOT)})
+        self.log = self._dir / "zygote.log"
+        with open(self.log, "wb") as log:
+            self.proc = subprocess.Popen([*prefix, sys.executable, "-m", "kernelgen.bench.zygote"], cwd=self._dir,
+                                         env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
+                                         start_new_session=True, preexec_fn=_no_core)
+        self._ready = threading.Event()
+        self._reader = threading.Thread(target=self._read, name="kg-zygote-reader", daemon=True)
+        self._reader.start()
+        if not self._ready.wait(120) or self.proc.poll() is not None:
+            self.close()
+            raise ZygoteError(f"did not start: {self.log.read_text(errors='replace')[-300:]}")
+
+    def _read(self) -> None:
+        for raw in self.proc.stdout:
+            parts = raw.decode(errors="replace").split()
+            if parts[:1] == ["READY"]:
+                self._ready.set()
+            elif len(parts) == 3 and parts[0] in ("STARTED", "EXITED"):
+                w = self._waiters.get(parts[1])
+                if w is None:
+                    continue
+                if parts[0] == "STARTED":
+                    w["pid"] = int(parts[2])
+                    w["started"].set()
+                else:
+                    w["status"] = int(parts[2])
+                    w["exited"].set()
+        for w in list(self._waiters.values()):   # the zygote died: release everyone
+            w["started"].set()
+            w["exited"].set()
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def run(self, req: dict, timeout_s: float) -> tuple[int | None, bool]:
+        import threading
+        w = {"started": threading.Event(), "exited": threading.Event(), "pid": None, "status": None}
+        self._waiters[req["id"]] = w
+        try:
+            with self._lock:
+                try:
+                    self.proc.stdin.write((json.dumps(req) + "\n").encode())
+                    self.proc.stdin.flush()
+                except (BrokenPipeError, OSError) as e:
+                    raise ZygoteError(f"not accepting work: {e}") from e
+            if not w["started"].wait(60) or w["pid"] is None:
+                raise ZygoteError("did not fork the case worker")
+            timed_out = not w["exited"].wait(timeout_s)
+            if timed_out:
+                _kill_group(w["pid"])
+                w["exited"].wait(30)
+            _kill_group(w["pid"])          # stray grandchildren that outlived the worker
+            if w["status"] is None and not timed_out:
+                raise ZygoteError("died while a case was running")
+            return w["status"], timed_out
+        finally:
+            self._waiters.pop(req["id"], None)
+
+    def close(self) -> None:
+        try:
+            if self.proc.stdin:
+                self.proc.stdin.close()
+            self.proc.wait(timeout=5)
+        except (OSError, subprocess.TimeoutExpired):
+            _kill_group(self.proc.pid)
+        shutil.rmtree(self._dir, ignore_errors=True)
+
+
+def _no_core() -> None:
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+
+_ZYGOTE: _Zygote | None = None
+_ZYGOTE_LOCK = __import__("threading").Lock()
+
+
+def _get_zygote() -> _Zygote:
+    global _ZYGOTE
+    with _ZYGOTE_LOCK:
+        if _ZYGOTE is None or not _ZYGOTE.alive():
+            prefix, _ = network_isolation()
+            _ZYGOTE = _Zygote(prefix)
+            import atexit
+            atexit.register(_ZYGOTE.close)
+        return _ZYGOTE
+
+
+def shutdown_zygote() -> None:
+    global _ZYGOTE
+    with _ZYGOTE_LOCK:
+        if _ZYGOTE is not None:
+            _ZYGOTE.close()
+            _ZYGOTE = None
+
+
+def _zygote_run(job_file: Path, env: dict[str, str], scratch: Path, timeout_s: float,
+                cpu_s: int) -> tuple[int, str, str, bool]:
+    rid = uuid.uuid4().hex
+    result, log = scratch / f"result-{rid[:8]}.txt", scratch / f"worker-{rid[:8]}.log"
+    req = {"id": rid, "job": str(job_file), "env": env, "scratch": str(scratch), "cpu_s": cpu_s,
+           "result": str(result), "log": str(log)}
+    status, timed_out = _get_zygote().run(req, timeout_s)
+    read = lambda p: p.read_text(errors="replace") if p.exists() else ""  # noqa: E731
+    return (status if status is not None else -signal.SIGKILL), read(result), read(log), timed_out

@@ -249,14 +249,10 @@ def _time(mod, init, inputs, device: str, warmup: int, trials: int, new_model) -
     return {"candidate_ms": cand_ms, "baseline_ms": base_ms}
 
 
-def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    result_fd = os.dup(1)
-    os.dup2(2, 1)  # anything printed from here on (task, candidate) goes to stderr
-    sys.stdout = sys.stderr
+def execute(job: dict[str, Any]) -> dict[str, Any]:
+    """Run one job (the worker's whole life after its output is redirected); never raises."""
     t0 = time.perf_counter()
     try:
-        job = json.loads(Path(argv[0]).read_text())
         for p in reversed(job.get("python_path", [])):
             sys.path.insert(0, p)
         if job.get("compat_dir"):
@@ -270,8 +266,25 @@ def main(argv: list[str] | None = None) -> int:
         result = {"verdict": "infra_error", "message": f"case worker failed: {_one_line(e)}",
                   "diagnostics": _tail(e)}
     result.setdefault("seconds", time.perf_counter() - t0)
+    return result
+
+
+def emit(result_fd: int, result: dict[str, Any]) -> None:
     line = RESULT_PREFIX + json.dumps(result, default=str) + "\n"
     os.write(result_fd, line.encode())
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    result_fd = os.dup(1)
+    os.dup2(2, 1)  # anything printed from here on (task, candidate) goes to stderr
+    sys.stdout = sys.stderr
+    try:
+        job = json.loads(Path(argv[0]).read_text())
+    except (OSError, ValueError) as e:
+        emit(result_fd, {"verdict": "infra_error", "message": f"unreadable job file: {_one_line(e)}"})
+        os._exit(0)
+    emit(result_fd, execute(job))
     sys.stderr.flush()
     os._exit(0)  # skip interpreter teardown: candidate extension destructors must not change the outcome
 

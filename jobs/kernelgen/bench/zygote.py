@@ -1,0 +1,102 @@
+"""Fork server for the case worker: pays torch's import once, then forks one fresh process per case.
+
+Started by `kernelgen.bench.sandbox` inside the same isolation as a plain worker (its own session, no
+network namespace, sanitized environment). It imports torch and the worker module, prints ``READY`` and then
+reads one JSON request per line on stdin. For each it forks a child that:
+  - becomes the leader of a new session / process group (the harness kills the group on timeout),
+  - sets RLIMIT_CORE=0 and RLIMIT_CPU, chdirs to the case's scratch directory, replaces the environment,
+  - points fds 0/1/2 at /dev/null and a log file in scratch, and writes its one result line to a file,
+  - runs exactly one case (`worker.execute`) and ``_exit``s without interpreter teardown.
+The worker then tightens RLIMIT_AS to (mapped so far + memory budget) before any candidate code loads, as a
+freshly executed worker does. Replies on stdout: ``STARTED <id> <pid>`` and ``EXITED <id> <status>``.
+The zygote never runs task or candidate code itself and stays single-threaded, so forking it is safe; it exits
+(killing any children left) when its stdin closes, i.e. when the harness goes away.
+"""
+from __future__ import annotations
+
+import json
+import os
+import resource
+import select
+import signal
+import sys
+
+
+def _child(req: dict) -> None:
+    from kernelgen.bench import worker
+
+    code = 0
+    try:
+        os.setsid()
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        cpu = int(req["cpu_s"])
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 5))
+        os.chdir(req["scratch"])
+        os.environ.clear()
+        os.environ.update(req["env"])
+        null = os.open(os.devnull, os.O_RDONLY)
+        log = os.open(req["log"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        result_fd = os.open(req["result"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        os.dup2(null, 0)
+        os.dup2(log, 1)
+        os.dup2(log, 2)
+        sys.stdout = sys.stderr = os.fdopen(os.dup(2), "w", buffering=1)
+        with open(req["job"]) as f:
+            job = json.load(f)
+        worker.emit(result_fd, worker.execute(job))
+        sys.stderr.flush()
+    except BaseException:  # noqa: BLE001 - the parent sees a missing result and a non-zero status
+        code = 70
+    os._exit(code)
+
+
+def main() -> None:
+    import torch  # noqa: F401  - the point of the zygote: imported once, shared copy-on-write
+
+    from kernelgen.bench import compare, worker  # noqa: F401
+
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    children: dict[int, str] = {}
+    out = sys.stdout
+    out.write("READY\n")
+    out.flush()
+    buf = b""
+    stdin = sys.stdin.fileno()
+    while True:
+        ready, _, _ = select.select([stdin], [], [], 0.02)
+        if ready:
+            chunk = os.read(stdin, 65536)
+            if not chunk:
+                break
+            buf += chunk
+            while b"\n" in buf:
+                line, buf = buf.split(b"\n", 1)
+                if not line.strip():
+                    continue
+                req = json.loads(line)
+                pid = os.fork()
+                if pid == 0:
+                    _child(req)
+                children[pid] = req["id"]
+                out.write(f"STARTED {req['id']} {pid}\n")
+                out.flush()
+        while children:
+            try:
+                pid, status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                break
+            if pid == 0:
+                break
+            rid = children.pop(pid, None)
+            if rid is not None:
+                out.write(f"EXITED {rid} {os.waitstatus_to_exitcode(status)}\n")
+                out.flush()
+    for pid in children:
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except OSError:
+            pass
+
+
+if __name__ == "__main__":
+    main()
