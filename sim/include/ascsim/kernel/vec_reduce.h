@@ -64,6 +64,8 @@ inline void whole_reduce(const char* api, RedKind k, const AscendC::LocalTensor<
         reduce_repeat(m, r, epr, ops, k, val, idx);
         T* out = dst.addr_ + size_t(r) * dstRep * per;
         if (k == RED_SUM) *out = val; else store_value_index(out, val, idx, order);
+        core().reduce_value = double(up(val));   // what GetReduceMaxMinCount reads back
+        core().reduce_index = idx;
     }
 }
 template <class T, class M>
