@@ -17,8 +17,13 @@ def shingles(text: str, k: int = 5) -> set[str]:
     return {t[i:i + k] for i in range(max(1, len(t) - k + 1))}
 
 
+_PERMS: dict[int, object] = {}
+
+
 def minhash(text: str, num_perm: int = 128) -> MinHash:
-    m = MinHash(num_perm=num_perm, seed=1)
+    # Drawing the permutations is most of a fresh MinHash's cost: draw them once and share them.
+    perms = _PERMS.setdefault(num_perm, MinHash(num_perm=num_perm, seed=1).permutations)
+    m = MinHash(num_perm=num_perm, seed=1, permutations=perms, scheme="affine32")
     m.update_batch([s.encode("utf-8") for s in shingles(text)])
     return m
 
@@ -37,7 +42,9 @@ def near_duplicates(records: list[CoTRecord], threshold: float) -> tuple[list[Co
         if r.kind not in NEAR_DUP_KINDS:
             kept.append(r)
             continue
-        lsh = lshs.setdefault(r.kind, MinHashLSH(threshold=threshold, num_perm=128))
+        if r.kind not in lshs:
+            lshs[r.kind] = MinHashLSH(threshold=threshold, num_perm=128)
+        lsh = lshs[r.kind]
         m = minhash(r.prompt if r.kind == "doc_qa" else r.text())
         dup = lsh.query(m)
         if dup:

