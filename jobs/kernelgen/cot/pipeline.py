@@ -70,26 +70,15 @@ def resolve_sources(spec) -> dict[str, list[ResolvedSource]]:
 
 def make_engine_factory(t):
     """A zero-argument callable that builds the teacher's engine (called only when an answer is not cached)."""
-    def factory():
-        if t.engine == "transformers":
-            from kernelgen.generate.transformers_engine import TransformersEngine
+    from kernelgen.generate import make_engine
 
-            return TransformersEngine(fetch(t.model.uri), gguf_file=t.model.gguf_file,
-                                      tokenizer=fetch(t.model.tokenizer) if t.model.tokenizer else None,
-                                      model_id=model_id(t))
-        import importlib
-
-        # vllm / openai engines live in kernelgen.generate as <engine>_engine.<Name>Engine.
-        mod = importlib.import_module(f"kernelgen.generate.{t.engine}_engine")
-        cls = {"vllm": "VllmEngine", "openai": "OpenAIEngine"}[t.engine]
-        if t.engine == "openai":
-            return getattr(mod, cls)(t.endpoint, model=t.model.uri)
-        return getattr(mod, cls)(fetch(t.model.uri), tensor_parallel_size=t.tensor_parallel_size)
-    return factory
+    return lambda: make_engine(t)
 
 
 def model_id(t) -> str:
-    return f"{t.model.uri}#{t.model.gguf_file}" if t.model.gguf_file else t.model.uri
+    """The teacher's identity in the cache key (same label the engines record)."""
+    label = t.model.uri + (f"#{t.model.gguf_file}" if t.model.gguf_file else "")
+    return label + (f"@{t.model.revision}" if t.model.revision else "")
 
 
 def make_decontaminator(spec) -> Decontaminator | None:
@@ -116,7 +105,7 @@ def build_shard(resource, shard: int = 0, shards: int = 1, options: Options | No
     srcs = resolve_sources(spec)
     t = spec.teacher
     params = SamplingParams(n=1, temperature=t.sampling.temperature, top_p=t.sampling.top_p,
-                            max_tokens=t.sampling.max_tokens, seed=t.sampling.seed)
+                            max_tokens=t.sampling.max_tokens, seed=t.sampling.seed)   # one answer per prompt
     cache = TeacherCache(store, f"{prefix}/teacher-cache.jsonl")
     teacher = Teacher(engine_factory or make_engine_factory(t), model_id(t), params, cache, retries=t.retries,
                       token_budget=t.token_budget)

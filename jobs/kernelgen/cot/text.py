@@ -103,11 +103,12 @@ def split_questions(text: str, limit: int) -> list[str]:
         line = re.sub(r"^\s*(?:[-*•]|\d+[.)、]|Q\d*[:：])\s*", "", line).strip()
         if len(line) >= 8 and (line.endswith(("?", "？")) or re.match(r"^(how|what|why|which|when|can|does|is)\b", line, re.I)):
             out.append(line)
-    if not out and text.strip():
-        # A teacher that ignored the list format still asked something: keep its first sentence-sized piece.
-        first = text.strip().split("\n")[0][:300].strip()
-        if len(first) >= 8:
-            out.append(first)
+    if not out:
+        # A teacher that ignored the list format still asked something: keep its first sentence-sized line.
+        first = next((ln.strip() for ln in text.splitlines() if len(ln.strip()) >= 8 and not ln.strip().startswith("```")),
+                     "")
+        if first:
+            out.append(first[:300])
     seen, uniq = set(), []
     for q in out:
         k = q.lower()
