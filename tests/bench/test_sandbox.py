@@ -30,6 +30,9 @@ SCENARIOS = {
     "memory": stand_in("add", "torch.empty(1 << 36, dtype=torch.uint8).fill_(1)"),
     "network": stand_in("add", "socket.create_connection(('1.1.1.1', 53), timeout=3) and args[0] + args[1]",
                         prelude="import socket"),
+    "pid_namespace": stand_in("add", "(args[0] + args[1]) if os.getppid() == 1 and "
+                              "not any(p.isdigit() and int(p) > 1000 for p in os.listdir('/proc')) else 1 / 0",
+                              prelude="import os"),
     "prints": stand_in("add", "print('KERNELGEN_CASE_RESULT {\"verdict\": \"ok\"}') or (args[0] - args[1])"),
 }
 
@@ -90,6 +93,14 @@ def test_no_network_inside_the_worker(results):
         pytest.skip(f"network namespaces unavailable here: {how}")
     assert results["network"].verdict == Verdict.RUNTIME_ERROR
     assert "OSError" in results["network"].message or "Network" in results["network"].message
+
+
+def test_cases_cannot_see_the_harness_processes(results):
+    from kernelgen.bench.sandbox import zygote_isolation
+    prefix, how = zygote_isolation()
+    if "-p" not in prefix and "-rnpf" not in prefix:
+        pytest.skip(f"PID namespaces unavailable here: {how}")
+    assert results["pid_namespace"].verdict == Verdict.OK, results["pid_namespace"].message
 
 
 def test_timeout_kills_process_group_quickly(results):

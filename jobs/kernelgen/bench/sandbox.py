@@ -3,7 +3,8 @@
 Every case gets its own process: by default forked from a fork server (`kernelgen.bench.zygote`) that has
 imported torch once, which cuts a case's start-up from seconds to milliseconds; with ``KERNELGEN_SANDBOX=exec``
 (or a runtime env that sets loader/interpreter variables such as LD_*), a fresh interpreter is executed instead.
-If the fork server cannot start or dies, the case runs in a fresh interpreter.
+If the fork server cannot start or dies, the case runs in a fresh interpreter. The fork server also runs in its
+own PID namespace where the kernel allows it, so cases can neither see nor signal the harness.
 
 Isolation, per DEVELOPERS.md ("untrusted generated code never runs in the harness's own process"):
 - a new process in its own session / process group (``start_new_session``); a timeout kills the whole group;
@@ -59,6 +60,21 @@ def network_isolation() -> tuple[list[str], str]:
             if r.returncode == 0:
                 return prefix, f"network namespace ({' '.join(['unshare', *prefix[1:]])})"
     return [], "NOT isolated: unshare unavailable here; proxy variables blanked only"
+
+
+@functools.lru_cache(maxsize=1)
+def zygote_isolation() -> tuple[list[str], str]:
+    """Like network_isolation, plus a PID namespace for the fork server when the kernel allows it."""
+    unshare = shutil.which("unshare")
+    if unshare:
+        for prefix in ([unshare, "-n", "-p", "-f", "--mount-proc"], [unshare, "-rnpf", "--mount-proc"]):
+            try:
+                r = subprocess.run([*prefix, "true"], capture_output=True, timeout=10)
+            except (OSError, subprocess.SubprocessError):
+                continue
+            if r.returncode == 0:
+                return prefix, f"network and PID namespaces ({' '.join(['unshare', *prefix[1:]])})"
+    return network_isolation()
 
 
 @functools.lru_cache(maxsize=1)
@@ -280,10 +296,14 @@ class _Zygote:
             if not w["started"].wait(60) or w["pid"] is None:
                 raise ZygoteError("did not fork the case worker")
             timed_out = not w["exited"].wait(timeout_s)
-            if timed_out:
-                _kill_group(w["pid"])
+            if timed_out:                  # the zygote kills (pids are its own in a PID namespace)
+                with self._lock:
+                    try:
+                        self.proc.stdin.write(f"KILL {req['id']}\n".encode())
+                        self.proc.stdin.flush()
+                    except (BrokenPipeError, OSError):
+                        pass
                 w["exited"].wait(30)
-            _kill_group(w["pid"])          # stray grandchildren that outlived the worker
             if w["status"] is None and not timed_out:
                 raise ZygoteError("died while a case was running")
             return w["status"], timed_out
@@ -312,7 +332,7 @@ def _get_zygote() -> _Zygote:
     global _ZYGOTE
     with _ZYGOTE_LOCK:
         if _ZYGOTE is None or not _ZYGOTE.alive():
-            prefix, _ = network_isolation()
+            prefix, _ = zygote_isolation()
             _ZYGOTE = _Zygote(prefix)
             import atexit
             atexit.register(_ZYGOTE.close)

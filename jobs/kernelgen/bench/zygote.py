@@ -8,7 +8,10 @@ reads one JSON request per line on stdin. For each it forks a child that:
   - points fds 0/1/2 at /dev/null and a log file in scratch, and writes its one result line to a file,
   - runs exactly one case (`worker.execute`) and ``_exit``s without interpreter teardown.
 The worker then tightens RLIMIT_AS to (mapped so far + memory budget) before any candidate code loads, as a
-freshly executed worker does. Replies on stdout: ``STARTED <id> <pid>`` and ``EXITED <id> <status>``.
+freshly executed worker does. Replies on stdout: ``STARTED <id> <pid>`` and ``EXITED <id> <status>``; the
+request ``KILL <id>`` kills that case's process group (pids are the zygote's: where the zygote runs in its own
+PID namespace — the default where unshare allows it — only it can name them). In a PID namespace the cases
+cannot see or signal the harness, and the zygote (PID 1 there) cannot be killed by them.
 The zygote never runs task or candidate code itself and stays single-threaded, so forking it is safe; it exits
 (killing any children left) when its stdin closes, i.e. when the harness goes away.
 """
@@ -73,6 +76,12 @@ def main() -> None:
                 line, buf = buf.split(b"\n", 1)
                 if not line.strip():
                     continue
+                if line.startswith(b"KILL "):
+                    rid = line.split()[1].decode()
+                    for pid, r in list(children.items()):
+                        if r == rid:
+                            _killpg(pid)
+                    continue
                 req = json.loads(line)
                 pid = os.fork()
                 if pid == 0:
@@ -89,13 +98,18 @@ def main() -> None:
                 break
             rid = children.pop(pid, None)
             if rid is not None:
+                _killpg(pid)           # grandchildren the case left behind
                 out.write(f"EXITED {rid} {os.waitstatus_to_exitcode(status)}\n")
                 out.flush()
     for pid in children:
-        try:
-            os.killpg(pid, signal.SIGKILL)
-        except OSError:
-            pass
+        _killpg(pid)
+
+
+def _killpg(pid: int) -> None:
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except OSError:
+        pass
 
 
 if __name__ == "__main__":
