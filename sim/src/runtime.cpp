@@ -27,6 +27,7 @@ namespace ascsim {
 
 struct KernelError : std::runtime_error { using std::runtime_error::runtime_error; };
 struct CoreAbort {};   // unwinds a parked core after another core failed
+struct NeedThreads {}; // a core reached SyncAll during a sequential run: redo the launch with core threads
 
 // ---------------------------------------------------------------- GM ---------------------------------------
 constexpr size_t kGuard = 4096;
@@ -68,6 +69,7 @@ static std::mutex g_launch_mutex;
 static thread_local CoreCtx t_dummy;
 static thread_local CoreCtx* t_core = nullptr;
 static thread_local int t_core_slot = -1;
+static thread_local bool t_sequential = false;
 
 CoreCtx& core() { return t_core ? *t_core : t_dummy; }
 void bind_test_core(CoreCtx* ctx) { t_core = ctx; }
@@ -181,6 +183,7 @@ static void pass_baton_locked(Launch* L, int from) {
 
 void sync_all(const char* api) {
     Launch* L = g_launch;
+    if (t_sequential) throw NeedThreads{};
     if (!L || t_core_slot < 0) return;
     if (L->block_num > L->physical_cores)
         fail(api, "[aicore timeout] timeout or trap error",
@@ -224,6 +227,7 @@ struct KernelEntry {
     std::vector<int> columns;
     Launcher fn;
     std::set<uint64_t> keys;
+    mutable bool needs_threads = false;   // learnt on the first launch that reaches SyncAll
 };
 static std::map<std::string, std::vector<KernelEntry>>& kernels() {
     static std::map<std::string, std::vector<KernelEntry>> k;
@@ -279,8 +283,9 @@ static GmRegion* gm_alloc(Launch& L, const std::string& name, GmKind kind, const
     r->base = r->raw + kGuard;
     std::memset(r->raw, kCanary, kGuard);
     std::memset(r->base + r->padded, kCanary, kGuard);
-    std::memset(r->base, 0xFF, r->padded);   // device memory is not zeroed: padding reads come back as NaN
+    // device memory is not zeroed: reads of the padding (or of a never-written workspace) come back as NaN
     if (src && size) std::memcpy(r->base, src, size);
+    std::memset(r->base + (src ? size : 0), 0xFF, r->padded - (src ? size : 0));
     GmRegion* p = r.get();
     L.regions.push_back(std::move(r));
     return p;
@@ -318,7 +323,6 @@ static void* core_main(void* p) {
         std::unique_lock<std::mutex> lk(L->m);
         L->cv.wait(lk, [&] { return L->turn == a->slot; });
     }
-    std::memset(ctx.ub, 0xFF, ctx.ub_size);   // UB holds garbage at kernel start
     if (!L->aborted) {
         try {
             a->fn(a->args, a->nargs);
@@ -337,6 +341,44 @@ static void* core_main(void* p) {
     t_core = nullptr;
     t_core_slot = -1;
     return nullptr;
+}
+
+// Fast path for kernels without inter-core sync: every core runs to completion on the calling thread, in the
+// same zig-zag order the threaded runner uses. Returns false when a core reaches SyncAll.
+static bool run_cores_sequential(Launch& L, Launcher fn, uint8_t** args, size_t nargs, int64_t block_dim) {
+    std::vector<uint8_t> ub_mem(kUbBytes + 4096);
+    uint8_t* ub = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(ub_mem.data()) + 4095) & ~uintptr_t(4095));
+    uint32_t P = L.physical_cores;
+    bool ok = true;
+    for (int64_t wave = 0; wave < block_dim && ok && !L.aborted; wave += P) {
+        int n = int(std::min<int64_t>(P, block_dim - wave));
+        for (int pos = 0; pos < n && ok && !L.aborted; ++pos) {
+            int slot = zigzag_slot(n, pos);
+            CoreCtx ctx;
+            ctx.block_idx = wave + slot;
+            ctx.block_num = L.block_num;
+            ctx.ub = ub;
+            ctx.tiling_key = L.tiling_key;
+            ctx.workspace = L.workspace;
+            ctx.sys_workspace = L.sys_workspace;
+            t_core = &ctx;
+            t_sequential = true;
+            try {
+                fn(args, nargs);
+                for (int e = 0; e < kNumHardEvents; ++e)
+                    for (int i = 0; i < kMaxEventId; ++i)
+                        if (ctx.flags[e][i]) { warn("kernel end", "event flags still set at kernel end leak into the next operator"); e = kNumHardEvents; break; }
+            } catch (const NeedThreads&) {
+                ok = false;
+            } catch (const std::exception& e) {
+                L.aborted = true;
+                L.error = e.what();
+            }
+            t_sequential = false;
+            t_core = nullptr;
+        }
+    }
+    return ok;
 }
 
 static void run_cores(Launch& L, Launcher fn, uint8_t** args, size_t nargs, int64_t block_dim) {
@@ -577,6 +619,8 @@ void exec_npu_cmd(const char* api, std::vector<HostArg>& args) {
         throw std::runtime_error("[ascsim] aclrtBinaryGetFunctionByEntry failed, kernel name: " + op + ", tiling key: " +
                                  std::to_string(ctx.tiling_key_) + " (no TILING_KEY_IS branch for this key; ACL error 507015)");
 
+    for (int attempt = 0; attempt < 2; ++attempt) {
+    bool threaded = entry->needs_threads || attempt == 1;
     Launch L;
     L.block_num = block_dim;
     L.tiling_key = ctx.tiling_key_;
@@ -608,19 +652,31 @@ void exec_npu_cmd(const char* api, std::vector<HostArg>& args) {
     gm_args.push_back(tr->base);
 
     g_launch = &L;
+    bool finished = true;
     try {
-        run_cores(L, entry->fn, gm_args.data(), gm_args.size(), block_dim);
+        if (threaded) run_cores(L, entry->fn, gm_args.data(), gm_args.size(), block_dim);
+        else finished = run_cores_sequential(L, entry->fn, gm_args.data(), gm_args.size(), block_dim);
     } catch (...) {
         g_launch = nullptr;
+        for (auto& r : L.regions) std::free(r->raw);
         throw;
     }
     g_launch = nullptr;
+    if (!finished) {   // reached SyncAll: rerun from the untouched host tensors with one thread per core
+        entry->needs_threads = true;
+        for (auto& r : L.regions) std::free(r->raw);
+        continue;
+    }
     for (auto& w : L.warnings) std::fprintf(stderr, "[ascsim] warning: %s\n", w.c_str());
-    if (L.aborted) throw std::runtime_error(L.error);
+    std::string failure = L.aborted ? L.error : "";
     for (auto& r : L.regions)
-        if (!guards_intact(*r))
-            throw std::runtime_error("EZ9999: Inner Error! [ascsim] The DDR address of the MTE instruction is out of range. (a kernel wrote "
-                                     "outside the allocation of '" + r->name + "' through a raw pointer)");
+        if (failure.empty() && !guards_intact(*r))
+            failure = "EZ9999: Inner Error! [ascsim] The DDR address of the MTE instruction is out of range. (a kernel wrote "
+                      "outside the allocation of '" + r->name + "' through a raw pointer)";
+    if (!failure.empty()) {
+        for (auto& r : L.regions) std::free(r->raw);
+        throw std::runtime_error(failure);
+    }
     for (size_t k = 0; k < nout; ++k) std::memcpy(outs[k]->data, out_regions[k]->base, outs[k]->nbytes);
     inst = 0;
     for (size_t k = 0; k < nin; ++k) {
@@ -630,6 +686,8 @@ void exec_npu_cmd(const char* api, std::vector<HostArg>& args) {
         ++inst;
     }
     for (auto& r : L.regions) std::free(r->raw);
+    return;
+    }
 }
 
 }  // namespace ascsim

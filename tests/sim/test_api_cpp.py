@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-from kernelgen.bench.backends.sim import CXX, SIM_INCLUDE, SIM_ROOT, cache_root, sim_sources_hash
+from kernelgen.bench.backends.sim import CXX, SIM_INCLUDE, SIM_ROOT, cache_root, cpu_flags, sim_sources_hash
 
 from .conftest import REPO
 
@@ -17,12 +17,12 @@ SRC = REPO / "tests" / "sim" / "cpp" / "api_test.cpp"
 def api_test_binary():
     if shutil.which(CXX) is None:
         pytest.skip(f"{CXX} not installed")
-    key = hashlib.sha256((sim_sources_hash() + SRC.read_text()).encode()).hexdigest()[:16]
+    key = hashlib.sha256((sim_sources_hash() + SRC.read_text() + " ".join(cpu_flags())).encode()).hexdigest()[:16]
     exe = cache_root() / "tests" / f"api_test-{key}"
     if not exe.exists():
         exe.parent.mkdir(parents=True, exist_ok=True)
         tmp = exe.with_suffix(".tmp")
-        subprocess.run([CXX, "-std=c++17", "-O1", f"-I{SIM_INCLUDE}", str(SRC), str(SIM_ROOT / "src" / "runtime.cpp"),
+        subprocess.run([CXX, "-std=c++17", "-O1", *cpu_flags(), f"-I{SIM_INCLUDE}", str(SRC), str(SIM_ROOT / "src" / "runtime.cpp"),
                         "-o", str(tmp), "-lpthread"], check=True, timeout=600)
         tmp.rename(exe)
     return exe

@@ -6,6 +6,9 @@
 #include <cstring>
 #include <limits>
 #include <type_traits>
+#if defined(__F16C__)
+#include <immintrin.h>
+#endif
 
 namespace ascsim {
 
@@ -13,7 +16,7 @@ inline uint32_t f2u(float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; }
 inline float u2f(uint32_t u) { float f; std::memcpy(&f, &u, 4); return f; }
 
 // float -> binary16 bits, round to nearest even, overflow to inf, subnormals kept.
-inline uint16_t float_to_half_bits(float f) {
+inline uint16_t soft_float_to_half_bits(float f) {
     uint32_t x = f2u(f);
     uint16_t sign = (x >> 16) & 0x8000u;
     uint32_t exp = (x >> 23) & 0xffu;
@@ -36,7 +39,7 @@ inline uint16_t float_to_half_bits(float f) {
     return sign | uint16_t(h);
 }
 
-inline float half_bits_to_float(uint16_t h) {
+inline float soft_half_bits_to_float(uint16_t h) {
     uint32_t sign = uint32_t(h & 0x8000u) << 16;
     uint32_t exp = (h >> 10) & 0x1fu, man = h & 0x3ffu;
     if (exp == 0x1f) return u2f(sign | 0x7f800000u | (man << 13));
@@ -47,6 +50,15 @@ inline float half_bits_to_float(uint16_t h) {
     }
     return u2f(sign | ((exp + 112u) << 23) | (man << 13));
 }
+
+// The x86 F16C instructions give the same IEEE results much faster; the build enables them where the CPU has them.
+#if defined(__F16C__)
+inline uint16_t float_to_half_bits(float f) { return uint16_t(_cvtss_sh(f, _MM_FROUND_TO_NEAREST_INT)); }
+inline float half_bits_to_float(uint16_t h) { return _cvtsh_ss(h); }
+#else
+inline uint16_t float_to_half_bits(float f) { return soft_float_to_half_bits(f); }
+inline float half_bits_to_float(uint16_t h) { return soft_half_bits_to_float(h); }
+#endif
 
 inline uint16_t float_to_bf16_bits(float f) {
     uint32_t x = f2u(f);

@@ -35,7 +35,7 @@ SIM_INCLUDE = SIM_ROOT / "include"
 SIM_PYTHON = SIM_ROOT / "python"
 CXX = os.environ.get("ASCSIM_CXX", "g++")
 STD = "-std=c++17"
-OPT = os.environ.get("ASCSIM_OPT", "-O1")
+OPT = os.environ.get("ASCSIM_OPT", "-O2")   # kernels: -O2 vectorises the element loops (~10x faster runs)
 EXT_SUFFIX = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
 MODULE = "kernel_gen_ops"
 LOG_LIMIT = 20000
@@ -99,6 +99,15 @@ def torch_build_info() -> dict:
     f.parent.mkdir(parents=True, exist_ok=True)
     f.write_text(json.dumps(info))
     return info
+
+
+@functools.lru_cache(maxsize=1)
+def cpu_flags() -> tuple[str, ...]:
+    """-mf16c where the CPU converts half precision in hardware (same IEEE results as ascsim's software path)."""
+    try:
+        return ("-mf16c",) if " f16c" in Path("/proc/cpuinfo").read_text() else ()
+    except OSError:
+        return ()
 
 
 class BuildError(Exception):
@@ -349,7 +358,7 @@ class SimBackend:
         return d
 
     def _kernel_flags(self) -> list[str]:
-        return [STD, self.opt, "-fPIC", "-w", "-D__CCE_KT_TEST__=1", "-DASCENDC_CPU_DEBUG=1"]
+        return [STD, self.opt, *cpu_flags(), "-fPIC", "-w", "-D__CCE_KT_TEST__=1", "-DASCENDC_CPU_DEBUG=1"]
 
     def _build(self, ws: Workspace, out: Path, deadline: float) -> str:
         task = ws.task
@@ -368,7 +377,7 @@ class SimBackend:
             raise BuildError("error: no op_host/*.cpp in the candidate or the task's question template",
                              error_class=CompileErrorClass.OTHER)
         host_ctx = _sha(*(f"{p.name}\n{p.read_text(errors='replace')}" for p in sorted(host_dir.iterdir()) if p.is_file()))
-        hflags = [STD, self.opt, "-fPIC", "-w", f"-I{SIM_INCLUDE}", f"-I{host_dir}"]
+        hflags = [STD, "-O1", "-fPIC", "-w", f"-I{SIM_INCLUDE}", f"-I{host_dir}"]
         host_objs = []
         for p in host_srcs:
             key = _sha(headers_hash(*HOST_HEADERS), host_ctx, p.name, *hflags[:3])

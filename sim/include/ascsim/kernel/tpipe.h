@@ -70,8 +70,7 @@ public:
         Require("AllocTensor");
         for (int i = 0; i < num_; ++i) {
             if (state_[i] == kFree) {
-                state_[i] = kAllocated;
-                std::memset(Slot(i), ascsim::kPoisonByte, len_);
+                state_[i] = kAllocated;   // contents: poison from InitBuffer or from the last FreeTensor
                 return LocalTensor<T>(reinterpret_cast<T*>(Slot(i)), len_ / uint32_t(sizeof(T)), src);
             }
         }
@@ -191,6 +190,7 @@ inline uint8_t* TPipe::Allocate(const char* api, TPosition pos, uint64_t bytes) 
                      std::to_string(ascsim::kUbUsableBytes) + " B that the platform reports as usable");
     uint8_t* p = c.ub + used_;
     used_ += uint32_t(bytes);
+    std::memset(p, ascsim::kPoisonByte, bytes);   // UB holds garbage: uninitialised reads show up as NaN
     return p;
 }
 
