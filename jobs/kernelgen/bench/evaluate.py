@@ -7,6 +7,7 @@ a resumed run retries them, and the run reports them and exits non-zero.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import shutil
@@ -42,6 +43,7 @@ class EvalSettings:
     tolerances: dict[str, Any] = field(default_factory=dict)
     shape_mode: str = "static"
     max_cases: int | None = None
+    exclusive_device: bool = True
     keep_workdirs: bool = False
 
     @classmethod
@@ -52,7 +54,8 @@ class EvalSettings:
                    memory_mib=ev.memory_limit_mib, seed=ev.seed, workers=ev.workers, timing=ev.timing,
                    warmup=ev.warmup, trials=ev.trials,
                    tolerances={k: {"atol": v.atol, "rtol": v.rtol} for k, v in ev.tolerances.items()},
-                   shape_mode=spec.suite.shape_mode, max_cases=spec.suite.max_cases)
+                   shape_mode=spec.suite.shape_mode, max_cases=spec.suite.max_cases,
+                   exclusive_device=ev.exclusive_device)
 
 
 @dataclass
@@ -115,6 +118,9 @@ class Evaluator:
         self._lock = threading.Lock()
         self.outcome = EvalOutcome()
         self._task_hashes: dict[str, str] = {}
+        # compiles run in parallel; case execution is serialized where it shares a device (one NPU per
+        # evaluator) or where it is timed (timings must not contend with each other)
+        self._device = threading.Lock()
 
     def _task_sha(self, task: Task) -> str:
         if task.task_id not in self._task_hashes:
@@ -190,9 +196,11 @@ class Evaluator:
         s = self.settings
         for c in todo:
             scratch = cdir / f"case{c.case_id}"
-            res = run_case(task, c, rt, seed=seeds[c.case_id], timeout_s=s.run_timeout_s, memory_mib=s.memory_mib,
-                           scratch=scratch, tolerances=s.tolerances or None,
-                           timing={"warmup": s.warmup, "trials": s.trials} if s.timing else None)
+            exclusive = s.timing or (s.exclusive_device and rt.device != "cpu")
+            with self._device if exclusive else contextlib.nullcontext():
+                res = run_case(task, c, rt, seed=seeds[c.case_id], timeout_s=s.run_timeout_s,
+                               memory_mib=s.memory_mib, scratch=scratch, tolerances=s.tolerances or None,
+                               timing={"warmup": s.warmup, "trials": s.trials} if s.timing else None)
             if not s.keep_workdirs:
                 shutil.rmtree(scratch, ignore_errors=True)
             if res.verdict == Verdict.INFRA_ERROR:
