@@ -213,9 +213,26 @@ def crd(kind: type[Resource]) -> dict[str, Any]:
     }
 
 
+class _Yaml11SafeDumper(yaml.SafeDumper):
+    """Quotes strings that YAML 1.1 readers (kubectl, sigs.k8s.io/yaml) take for booleans: unquoted, the property
+    `n` of sampling would be applied as the key `false`."""
+
+
+_YAML11_BOOLS = {"y", "Y", "n", "N", "yes", "Yes", "YES", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF"}
+
+
+def _represent_str(dumper: yaml.SafeDumper, value: str) -> yaml.Node:
+    if value in _YAML11_BOOLS:
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style="'")
+    return yaml.SafeDumper.represent_str(dumper, value)
+
+
+_Yaml11SafeDumper.add_representer(str, _represent_str)
+
+
 def render(kind: type[Resource]) -> str:
     """The YAML text of one CRD file (deterministic)."""
-    return HEADER + yaml.safe_dump(crd(kind), sort_keys=False, width=120, allow_unicode=True)
+    return HEADER + yaml.dump(crd(kind), Dumper=_Yaml11SafeDumper, sort_keys=False, width=120, allow_unicode=True)
 
 
 def generate(out_dir: str | Path) -> list[Path]:
