@@ -113,7 +113,11 @@ def _plots(summary: dict) -> list[tuple[str, str]]:
             ks = list(range(1, n_min + 1))
             ax.plot(ks, [sum(pass_at_k(t["n"], t["correct"], k) for t in ts) / len(ts) for k in ks],
                     marker="o" if n_min < 20 else None, label=name)
-        ax.set_xscale("log" if max(t["n"] for t in tasks) > 10 else "linear")
+        if max(t["n"] for t in tasks) > 10:
+            ax.set_xscale("log")
+        else:
+            from matplotlib.ticker import MaxNLocator
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel("k (samples)"), ax.set_ylabel("pass@k"), ax.set_ylim(0, 1.02)
         ax.set_title("pass@k (unbiased estimator)"), ax.grid(alpha=.3), ax.legend()
         plots.append(("pass@k curves", _png(fig)))
