@@ -1,6 +1,7 @@
 // ascsim: CPU stand-in for torch_npu's pytorch_npu_helper.hpp. EXEC_NPU_CMD(aclnnOp, args...) converts the
 // arguments (tensors, optional tensors, tensor lists, scalars, attrs) and runs the op in the simulator.
-#pragma once
+#ifndef ASCSIM_PYTORCH_NPU_HELPER_HPP_
+#define ASCSIM_PYTORCH_NPU_HELPER_HPP_
 #include <torch/extension.h>
 #include <string>
 #include <vector>
@@ -134,3 +135,4 @@ inline aclScalar* ConvertTensorToAclScaler(const at::Tensor& t) {
 inline aclScalar* ConvertTensorToAclScalar(const at::Tensor& t) { return ConvertTensorToAclScaler(t); }
 
 #define EXEC_NPU_CMD(aclnn_api, ...) ::ascsim_torch::exec(#aclnn_api, __VA_ARGS__)
+#endif  // ASCSIM_PYTORCH_NPU_HELPER_HPP_

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <tuple>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -21,6 +22,7 @@
 #include "ascsim/host/opdef.h"
 #include "ascsim/host/platform.h"
 #include "ascsim/kernel/defs.h"
+#include "ascsim/kernel/cube_mem.h"
 #include "ascsim/runtime_api.h"
 
 namespace ascsim {
@@ -82,7 +84,7 @@ std::string hexaddr(const void* p) {
 
 static std::string core_tag() {
     if (!t_core) return "host";
-    return "core " + std::to_string(t_core->block_idx) + " (AIV)";
+    return "core " + std::to_string(t_core->block_idx) + (t_core->core_type == 1 ? " (AIC)" : " (AIV)");
 }
 
 [[noreturn]] void fail(const char* api, const std::string& hw_error, const std::string& detail) {
@@ -171,11 +173,18 @@ static void pass_baton_locked(Launch* L, int from) {
         int done = 0;
         for (int s : L->state) done += s == 2;
         L->aborted = true;
+        int xwait = 0;
+        for (int s : L->state) xwait += s == 3;   // parked in CrossCoreWaitFlag (mixed launches)
+        if (xwait)
+            L->error = "EZ9999: Inner Error! [ascsim] CrossCoreWaitFlag: [aicore timeout] timeout or trap error (deadlock: " +
+                       std::to_string(xwait) + " core(s) wait for a cross-core flag that no running core will set; " +
+                       std::to_string(done) + " core(s) finished; ACL error 507014)";
+        else
         L->error = "EZ9999: Inner Error! [ascsim] SyncAll: [aicore timeout] timeout or trap error (deadlock: " +
                    std::to_string(L->parked) + " core(s) wait in SyncAll while " + std::to_string(done) +
                    " core(s) finished without reaching it; ACL error 507014)";
     }
-    for (int j = 0; j < L->n; ++j) if (L->state[j] == 1) { L->state[j] = 0; }
+    for (int j = 0; j < L->n; ++j) if (L->state[j] == 1 || L->state[j] == 3) { L->state[j] = 0; }
     for (int k = 0; k < L->n; ++k) if (L->state[k] == 0) { L->turn = k; L->cv.notify_all(); return; }
     L->turn = -2;
     L->cv.notify_all();
@@ -227,6 +236,8 @@ struct KernelEntry {
     std::vector<int> columns;
     Launcher fn;
     std::set<uint64_t> keys;
+    Launcher aic = nullptr;               // AIC build of a cube kernel (register_cube_kernel)
+    int ktype = 0;                        // KernelMetaType of a cube kernel
     mutable bool needs_threads = false;   // learnt on the first launch that reaches SyncAll
 };
 static std::map<std::string, std::vector<KernelEntry>>& kernels() {
@@ -412,6 +423,228 @@ static void run_cores(Launch& L, Launcher fn, uint8_t** args, size_t nargs, int6
         }
         for (int i = 0; i < n; ++i) pthread_join(th[i], nullptr);
     }
+}
+
+// ---------------------------------------------------------------- mixed (AIC + AIV) launches --------------
+// Cube kernels are built twice (an AIC and an AIV object). KERNEL_TYPE_AIC_ONLY starts blockDim AIC cores;
+// MIX_AIC_1_2 starts, per AI core b, AIV 2b, AIV 2b+1 and AIC b (slots in that order: on block 0 the consumers
+// run before the producer, so a missing CrossCoreWaitFlag shows up as stale data instead of passing by luck).
+// Always threaded: a core blocks in CrossCoreWaitFlag and resumes when another core sets the flag.
+static std::vector<CoreCtx*> g_mix_ctx;                 // by slot while run_cores_mix runs
+static std::vector<int> g_mix_type, g_mix_ai;            // by slot: core type, AI-core index within the wave
+static std::map<std::tuple<int, int, int>, uint32_t> g_xpending;   // (mode, group, flag) -> setters so far
+static int g_mix_ktype = 0;
+
+static const KernelEntry* cube_entry(const std::string& op, int column) {
+    auto kit = kernels().find(op);
+    if (kit == kernels().end()) return nullptr;
+    for (auto& e : kit->second)
+        if (e.aic && std::find(e.columns.begin(), e.columns.end(), column) != e.columns.end()) return &e;
+    return nullptr;
+}
+static Launcher aiv_fn_of(const std::string& op, int column) {
+    auto kit = kernels().find(op);
+    if (kit == kernels().end()) return nullptr;
+    for (auto& e : kit->second)
+        if (e.fn && std::find(e.columns.begin(), e.columns.end(), column) != e.columns.end()) return e.fn;
+    return nullptr;
+}
+
+void register_cube_kernel(const char* op_type, const int* columns, int ncolumns, Launcher aic, int kernel_type) {
+    KernelEntry e;
+    e.columns.assign(columns, columns + ncolumns);
+    e.fn = nullptr;
+    e.aic = aic;
+    e.ktype = kernel_type;
+    kernels()[op_type].push_back(e);
+}
+
+struct MixCoreArg {
+    Launch* L;
+    int slot;
+    int64_t block_idx;
+    int core_type;
+    int64_t sub_idx, sub_num;
+    Launcher fn;
+    uint8_t** args;
+    size_t nargs;
+    uint8_t* ub;
+};
+
+static void* mix_core_main(void* p) {
+    auto* a = static_cast<MixCoreArg*>(p);
+    Launch* L = a->L;
+    CoreCtx ctx;
+    ctx.block_idx = a->block_idx;
+    ctx.block_num = L->block_num;
+    ctx.ub = a->ub;                       // nullptr on AIC: InitBuffer on UB positions is bookkeeping only there
+    ctx.tiling_key = L->tiling_key;
+    ctx.workspace = L->workspace;
+    ctx.sys_workspace = L->sys_workspace;
+    ctx.core_type = a->core_type;
+    ctx.sub_block_idx = a->sub_idx;
+    ctx.sub_block_num = a->sub_num;
+    std::unique_ptr<CubeMem> cube;
+    if (a->core_type == 1) {
+        cube.reset(new CubeMem);
+        cube->poison();
+        ctx.cube = cube.get();
+    }
+    t_core = &ctx;
+    t_core_slot = a->slot;
+    {
+        std::unique_lock<std::mutex> lk(L->m);
+        g_mix_ctx[a->slot] = &ctx;
+        L->cv.wait(lk, [&] { return L->turn == a->slot; });
+    }
+    if (!L->aborted) {
+        try {
+            a->fn(a->args, a->nargs);
+            for (int e = 0; e < kNumHardEvents; ++e)
+                for (int i = 0; i < kMaxEventId; ++i)
+                    if (ctx.flags[e][i]) { warn("kernel end", "event flags still set at kernel end leak into the next operator"); e = kNumHardEvents; break; }
+            for (int f = 0; f < 16; ++f)
+                if (ctx.xflags[f]) { warn("kernel end", "cross-core flag " + std::to_string(f) + " still has pending sets at kernel end"); break; }
+        } catch (const CoreAbort&) {
+        } catch (const std::exception& e) {
+            std::lock_guard<std::mutex> lk(L->m);
+            if (!L->aborted) { L->aborted = true; L->error = e.what(); }
+        }
+    }
+    std::unique_lock<std::mutex> lk(L->m);
+    L->state[a->slot] = 2;
+    g_mix_ctx[a->slot] = nullptr;
+    pass_baton_locked(L, a->slot);
+    t_core = nullptr;
+    t_core_slot = -1;
+    return nullptr;
+}
+
+static void run_cores_mix(Launch& L, const std::string& op, int column, Launcher aiv, uint8_t** args, size_t nargs, int64_t block_dim) {
+    const KernelEntry* ce = cube_entry(op, column);
+    Launcher aic = ce ? ce->aic : nullptr;
+    if (!aiv) aiv = aiv_fn_of(op, column);
+    int ktype = ce ? ce->ktype : 0;
+    if (!aic) throw std::runtime_error("[ascsim] " + op + ": cube kernel without an AIC build");
+    int per = ktype == 1 ? 1 : ktype == 4 ? 2 : 3;   // cores per AI core: AIC_ONLY, MIX_AIC_1_1, MIX_AIC_1_2
+    if (per > 1 && !aiv) throw std::runtime_error("[ascsim] " + op + ": mixed kernel without an AIV build");
+    uint32_t P = platform_ascendc::PlatformAscendC().GetCoreNumAic();
+    L.physical_cores = P;
+    g_mix_ktype = ktype;
+    std::vector<uint8_t> ub_pool;
+    for (int64_t wave = 0; wave < block_dim && !L.aborted; wave += P) {
+        int nai = int(std::min<int64_t>(P, block_dim - wave));
+        int n = nai * per;
+        size_t nub = size_t(nai) * (per - 1);
+        if (ub_pool.size() < nub * kUbBytes + 4096) ub_pool.resize(nub * kUbBytes + 4096);
+        uint8_t* aligned = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(ub_pool.data()) + 4095) & ~uintptr_t(4095));
+        L.n = n;
+        L.state.assign(n, 0);
+        L.parked = 0;
+        L.turn = -1;
+        g_mix_ctx.assign(n, nullptr);
+        g_mix_type.assign(n, 0);
+        g_mix_ai.assign(n, 0);
+        g_xpending.clear();
+        std::vector<MixCoreArg> targs(n);
+        size_t ub_used = 0;
+        for (int ai = 0; ai < nai; ++ai) {
+            int64_t b = wave + ai;
+            for (int k = 0; k < per; ++k) {
+                int slot = ai * per + k;
+                bool is_aic = k == per - 1;
+                int64_t sub_num = per == 3 ? 2 : 1;
+                int64_t sub = is_aic ? 0 : k;
+                int64_t idx = is_aic ? b : b * sub_num + sub;
+                uint8_t* ub = is_aic ? nullptr : aligned + (ub_used++) * kUbBytes;
+                targs[slot] = MixCoreArg{&L, slot, idx, is_aic ? 1 : 2, is_aic ? 1 : sub, is_aic ? 1 : sub_num,
+                                         is_aic ? aic : aiv, args, nargs, ub};
+                g_mix_type[slot] = is_aic ? 1 : 2;
+                g_mix_ai[slot] = ai;
+            }
+        }
+        std::vector<pthread_t> th(n);
+        pthread_attr_t attr;
+        pthread_attr_init(&attr);
+        pthread_attr_setstacksize(&attr, 8u << 20);
+        for (int i = 0; i < n; ++i) {
+            if (targs[i].ub) std::memset(targs[i].ub, 0xFF, kUbBytes);
+            if (pthread_create(&th[i], &attr, mix_core_main, &targs[i]) != 0) {
+                pthread_attr_destroy(&attr);
+                throw std::runtime_error("[ascsim] cannot start a core thread");
+            }
+        }
+        pthread_attr_destroy(&attr);
+        {
+            std::lock_guard<std::mutex> lk(L.m);
+            L.turn = 0;
+            L.cv.notify_all();
+        }
+        for (int i = 0; i < n; ++i) pthread_join(th[i], nullptr);
+    }
+    g_mix_ctx.clear();
+}
+
+static void bump_xflag_locked(Launch* L, int slot, int flag, const char* api) {
+    CoreCtx* c = g_mix_ctx[slot];
+    if (!c) return;   // that core already finished: the set is lost (the hardware would keep it for nobody)
+    if (c->xflags[flag] >= 15)
+        fail(api, "cross-core flag counter overflow",
+             "flag " + std::to_string(flag) + " of a waiting core already holds 15 pending sets (set without matching waits)");
+    ++c->xflags[flag];
+    if (L->state[slot] == 3) L->state[slot] = 0;
+}
+
+void cross_core_set(int mode, int flag, const char* api) {
+    Launch* L = g_launch;
+    if (flag < 0 || flag > 15) fail(api, "Failed to check flagId value", "flagId " + std::to_string(flag) + " outside 0 ~ 15");
+    if (flag >= 11 && flag <= 14) warn(api, "flagId " + std::to_string(flag) + " is reserved by hard SyncAll on arch 2201 (use 0 ~ 10)");
+    if (!L || t_core_slot < 0 || g_mix_ctx.empty())
+        fail(api, "[aicore timeout] timeout or trap error", "cross-core flags need a mixed AIC+AIV kernel; this launch is vector-only");
+    std::lock_guard<std::mutex> lk(L->m);
+    int me = t_core_slot, type = g_mix_type[me], ai = g_mix_ai[me], n = L->n;
+    int per = g_mix_ktype == 1 ? 1 : g_mix_ktype == 4 ? 2 : 3;
+    if (mode == 2) {
+        if (per == 1) fail(api, "CrossCoreSetFlag mode 2 needs AIV cores", "the kernel was classified AIC-only");
+        if (type == 1) {
+            for (int k = 0; k < per - 1; ++k) bump_xflag_locked(L, ai * per + k, flag, api);
+        } else {
+            uint32_t& got = g_xpending[{2, ai, flag}];
+            got |= 1u << (me - ai * per);
+            if (got == (1u << (per - 1)) - 1) { got = 0; bump_xflag_locked(L, ai * per + per - 1, flag, api); }
+        }
+    } else if (mode == 1) {
+        if (type == 1) fail(api, "CrossCoreSetFlag mode 1 is for the AIVs of one AI core", "called on an AIC core");
+        uint32_t& got = g_xpending[{1, ai, flag}];
+        got |= 1u << (me - ai * per);
+        if (got == (1u << (per - 1)) - 1) { got = 0; for (int k = 0; k < per - 1; ++k) bump_xflag_locked(L, ai * per + k, flag, api); }
+    } else if (mode == 0) {
+        uint32_t& got = g_xpending[{0, type, flag}];
+        int members = 0;
+        for (int s = 0; s < n; ++s) members += g_mix_type[s] == type;
+        if (int(++got) == members) { got = 0; for (int s = 0; s < n; ++s) if (g_mix_type[s] == type) bump_xflag_locked(L, s, flag, api); }
+        if (L->block_num > L->physical_cores)
+            fail(api, "[aicore timeout] timeout or trap error", "mode-0 cross-core sync with blockDim greater than the physical AI cores");
+    } else {
+        fail(api, "Failed to check modeId value", "modeId " + std::to_string(mode) + " outside 0 ~ 2");
+    }
+}
+
+void cross_core_wait(int flag, const char* api) {
+    Launch* L = g_launch;
+    if (flag < 0 || flag > 15) fail(api, "Failed to check flagId value", "flagId " + std::to_string(flag) + " outside 0 ~ 15");
+    if (!L || t_core_slot < 0 || g_mix_ctx.empty())
+        fail(api, "[aicore timeout] timeout or trap error", "CrossCoreWaitFlag in a vector-only launch waits forever");
+    std::unique_lock<std::mutex> lk(L->m);
+    int me = t_core_slot;
+    CoreCtx& c = core();
+    while (c.xflags[flag] == 0) {
+        L->state[me] = 3;
+        pass_baton_locked(L, me);
+        L->cv.wait(lk, [&] { return L->turn == me; });
+        if (L->aborted) throw CoreAbort{};
+    }
+    --c.xflags[flag];
 }
 
 static size_t ge_size(int dt) { int s = ge::GetSizeByDataType(ge::DataType(dt)); return s > 0 ? size_t(s) : 1; }
@@ -654,7 +887,8 @@ void exec_npu_cmd(const char* api, std::vector<HostArg>& args) {
     g_launch = &L;
     bool finished = true;
     try {
-        if (threaded) run_cores(L, entry->fn, gm_args.data(), gm_args.size(), block_dim);
+        if (entry->aic || cube_entry(op, column)) run_cores_mix(L, op, column, entry->fn, gm_args.data(), gm_args.size(), block_dim);
+        else if (threaded) run_cores(L, entry->fn, gm_args.data(), gm_args.size(), block_dim);
         else finished = run_cores_sequential(L, entry->fn, gm_args.data(), gm_args.size(), block_dim);
     } catch (...) {
         g_launch = nullptr;

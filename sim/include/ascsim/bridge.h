@@ -1,5 +1,6 @@
 // ascsim: the aclnn-style entry used by EXEC_NPU_CMD. Torch-free so the runtime never depends on torch.
-#pragma once
+#ifndef ASCSIM_ASCSIM_BRIDGE_H_
+#define ASCSIM_ASCSIM_BRIDGE_H_
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -29,5 +30,8 @@ void exec_npu_cmd(const char* api, std::vector<HostArg>& args);
 
 using Launcher = void (*)(uint8_t** args, size_t nargs);
 void register_kernel(const char* op_type, const int* columns, int ncolumns, Launcher fn, const uint64_t* keys, int nkeys);
+// The AIC build of a cube kernel (kernel_type: KernelMetaType value, e.g. KERNEL_TYPE_AIC_ONLY / _MIX_AIC_1_2).
+void register_cube_kernel(const char* op_type, const int* columns, int ncolumns, Launcher aic, int kernel_type);
 
 }  // namespace ascsim
+#endif  // ASCSIM_ASCSIM_BRIDGE_H_

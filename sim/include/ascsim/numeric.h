@@ -1,6 +1,7 @@
 // ascsim: 16-bit floating point storage types with IEEE round-to-nearest-even conversions, and the
 // rounding helpers that Cast's round modes need. Arithmetic happens in float; results are rounded back.
-#pragma once
+#ifndef ASCSIM_ASCSIM_NUMERIC_H_
+#define ASCSIM_ASCSIM_NUMERIC_H_
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -200,3 +201,4 @@ template <class D, class S> inline D convert(S s, int mode) {
 }
 
 }  // namespace ascsim
+#endif  // ASCSIM_ASCSIM_NUMERIC_H_

@@ -1,5 +1,6 @@
 // ascsim: the small ABI between the kernel-side headers and the simulator runtime (src/runtime.cpp).
-#pragma once
+#ifndef ASCSIM_ASCSIM_RUNTIME_API_H_
+#define ASCSIM_ASCSIM_RUNTIME_API_H_
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -30,6 +31,12 @@ struct CoreCtx {
     float deq_scale = 1.0f;
     double reduce_value = 0, reduce_index = 0;   // last ReduceMax/Min results (GetReduceMaxMinCount)
     double acc_val = 0;                           // last ReduceSum result (GetAccVal)
+    // cube tier (sim/src/runtime.cpp run_cores_mix): core type, sub-block of a mixed launch, AIC memories,
+    // cross-core flag counters
+    int core_type = 2;                            // AscendC::AIC = 1, AscendC::AIV = 2
+    int64_t sub_block_idx = 0, sub_block_num = 1;
+    void* cube = nullptr;                         // ascsim::CubeMem on an AIC core
+    uint8_t xflags[16] = {};
 };
 
 CoreCtx& core();
@@ -44,5 +51,9 @@ void warn(const char* api, const std::string& detail);
 void check_gm(const void* p, size_t bytes, bool write, const char* api);
 // Hard SyncAll across the launch's cores (deadlock-detected).
 void sync_all(const char* api);
+// CrossCoreSetFlag / CrossCoreWaitFlag of a mixed (AIC + AIV) launch.
+void cross_core_set(int mode, int flag, const char* api);
+void cross_core_wait(int flag, const char* api);
 
 }  // namespace ascsim
+#endif  // ASCSIM_ASCSIM_RUNTIME_API_H_

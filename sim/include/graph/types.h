@@ -1,3 +1,5 @@
 // ascsim: vendor include name.
-#pragma once
+#ifndef ASCSIM_GRAPH_TYPES_H_
+#define ASCSIM_GRAPH_TYPES_H_
 #include "ascsim/host/ge_types.h"
+#endif  // ASCSIM_GRAPH_TYPES_H_

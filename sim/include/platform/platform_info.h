@@ -1,3 +1,5 @@
 // ascsim: vendor include name (PlatFormInfos is opaque here).
-#pragma once
+#ifndef ASCSIM_PLATFORM_PLATFORM_INFO_H_
+#define ASCSIM_PLATFORM_PLATFORM_INFO_H_
 #include "ascsim/host/gert.h"
+#endif  // ASCSIM_PLATFORM_PLATFORM_INFO_H_

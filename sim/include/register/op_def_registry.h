@@ -1,5 +1,6 @@
 // ascsim: vendor include name for the OpDef DSL and the op-impl registry.
-#pragma once
+#ifndef ASCSIM_REGISTER_OP_DEF_REGISTRY_H_
+#define ASCSIM_REGISTER_OP_DEF_REGISTRY_H_
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -12,3 +13,4 @@
 #include "ascsim/host/gert.h"
 #include "ascsim/host/opdef.h"
 #include "ascsim/host/platform.h"
+#endif  // ASCSIM_REGISTER_OP_DEF_REGISTRY_H_

@@ -1,5 +1,7 @@
 // ascsim: vendor include name; library tiling helpers (matmul/softmax tiling) belong to later tiers.
-#pragma once
+#ifndef ASCSIM_TILING_TILING_API_H_
+#define ASCSIM_TILING_TILING_API_H_
 #include "register/tilingdata_base.h"
 #include "register/op_def_registry.h"
 #include "tiling/platform/platform_ascendc.h"
+#endif  // ASCSIM_TILING_TILING_API_H_

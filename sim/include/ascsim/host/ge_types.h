@@ -1,5 +1,6 @@
 // ascsim host side: ge:: data types, formats and status codes.
-#pragma once
+#ifndef ASCSIM_ASCSIM_HOST_GE_TYPES_H_
+#define ASCSIM_ASCSIM_HOST_GE_TYPES_H_
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -47,3 +48,4 @@ public:
     static std::string DataTypeToSerialString(DataType dt) { return "DT_" + std::to_string(int(dt)); }
 };
 }  // namespace ge
+#endif  // ASCSIM_ASCSIM_HOST_GE_TYPES_H_

@@ -1,5 +1,6 @@
 // ascsim host side: gert:: shapes, tensor descriptions, runtime attributes and the tiling / infer contexts.
-#pragma once
+#ifndef ASCSIM_ASCSIM_HOST_GERT_H_
+#define ASCSIM_ASCSIM_HOST_GERT_H_
 #include <cstring>
 #include <initializer_list>
 #include <memory>
@@ -299,3 +300,4 @@ using InferShapeKernelFunc = ge::graphStatus (*)(InferShapeContext*);
 using InferDataTypeKernelFunc = ge::graphStatus (*)(InferDataTypeContext*);
 
 }  // namespace gert
+#endif  // ASCSIM_ASCSIM_HOST_GERT_H_

@@ -1,5 +1,6 @@
 // ascsim host side: the OpDef prototype DSL, OP_ADD, and the op-impl registry (IMPL_OP_OPTILING & co).
-#pragma once
+#ifndef ASCSIM_ASCSIM_HOST_OPDEF_H_
+#define ASCSIM_ASCSIM_HOST_OPDEF_H_
 #include <functional>
 #include <map>
 #include <memory>
@@ -186,3 +187,4 @@ struct HostRegistry {
 };
 HostRegistry& host_registry();
 }  // namespace ascsim
+#endif  // ASCSIM_ASCSIM_HOST_OPDEF_H_

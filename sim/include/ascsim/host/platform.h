@@ -1,6 +1,7 @@
 // ascsim host side: platform_ascendc for an Atlas A2 (910B) part: 24 AIC + 48 AIV, UB 196352 B usable.
 // Core counts can be lowered with ASCSIM_AIV_CORES / ASCSIM_AIC_CORES to mimic smaller SKUs.
-#pragma once
+#ifndef ASCSIM_ASCSIM_HOST_PLATFORM_H_
+#define ASCSIM_ASCSIM_HOST_PLATFORM_H_
 #include <cstdint>
 #include <cstdlib>
 #include "gert.h"
@@ -57,3 +58,4 @@ public:
     static PlatformAscendC* GetInstance(const char*) { return GetInstance(); }
 };
 }  // namespace platform_ascendc
+#endif  // ASCSIM_ASCSIM_HOST_PLATFORM_H_

@@ -1,7 +1,8 @@
 // ascsim host side: BEGIN_TILING_DATA_DEF & co. Serialization = declaration order, every field aligned to its
 // own size, nested structs aligned to 8, total size padded to 8. Fields record their type name so the build can
 // generate the kernel-side plain struct (what the vendor op build force-includes).
-#pragma once
+#ifndef ASCSIM_ASCSIM_HOST_TILING_DEF_H_
+#define ASCSIM_ASCSIM_HOST_TILING_DEF_H_
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -139,3 +140,4 @@ void RegisterTilingStruct(const char* class_name, TilingFactory make);
 #define REGISTER_TILING_DATA_CLASS(op_type, class_name)                                        \
     static int ASCSIM_CAT(g_ascsim_tiling_reg_, __COUNTER__) = (::optiling::RegisterTilingClass( \
         #op_type, #class_name, [] { return std::unique_ptr<::optiling::TilingDef>(new class_name()); }), 0);
+#endif  // ASCSIM_ASCSIM_HOST_TILING_DEF_H_

@@ -2,7 +2,8 @@
 //   DataCopy: count in elements, DataCopyParams blockLen/gaps in 32-byte blocks; transfers round DOWN to 32 B.
 //   DataCopyPad (Ext): blockLen in bytes; GM-side stride in bytes, UB-side stride in 32-byte blocks.
 //   legacy DataCopyPad(DataCopyParams): same struct as DataCopy but blockLen in bytes.
-#pragma once
+#ifndef ASCSIM_ASCSIM_KERNEL_DATACOPY_H_
+#define ASCSIM_ASCSIM_KERNEL_DATACOPY_H_
 #include "engine.h"
 #include "vec_cast.h"
 
@@ -216,3 +217,4 @@ template <typename T, CacheLine entireType = CacheLine::SINGLE_CACHE_LINE, DcciD
 __aicore__ inline void DataCacheCleanAndInvalid(const LocalTensor<T>&) {}
 
 }  // namespace AscendC
+#endif  // ASCSIM_ASCSIM_KERNEL_DATACOPY_H_

@@ -1,5 +1,6 @@
 // ascsim kernel side: compiler built-ins of the device dialect, enums, constants and parameter structs.
-#pragma once
+#ifndef ASCSIM_ASCSIM_KERNEL_DEFS_H_
+#define ASCSIM_ASCSIM_KERNEL_DEFS_H_
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -176,3 +177,4 @@ struct ShapeInfo {
 };
 
 }  // namespace AscendC
+#endif  // ASCSIM_ASCSIM_KERNEL_DEFS_H_

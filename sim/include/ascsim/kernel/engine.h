@@ -1,7 +1,8 @@
 // ascsim kernel side: the vector repeat engine shared by every level-0 API, plus count-form helpers.
 // One repeat = 8 blocks x 32 B; operand element i of repeat r lives at
 //   base + (r * repStride + (i / elemsPerBlock) * blkStride) * 32 B + (i % elemsPerBlock) * sizeof(elem).
-#pragma once
+#ifndef ASCSIM_ASCSIM_KERNEL_ENGINE_H_
+#define ASCSIM_ASCSIM_KERNEL_ENGINE_H_
 #include <algorithm>
 #include <string>
 #include "tensor.h"
@@ -97,3 +98,4 @@ inline bool check_count(const char* api, const AscendC::LocalTensor<T>& t, int64
 template <class T> inline constexpr uint32_t elems_per_repeat() { return 256u / sizeof(T); }
 
 }  // namespace ascsim
+#endif  // ASCSIM_ASCSIM_KERNEL_ENGINE_H_

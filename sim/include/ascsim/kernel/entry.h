@@ -1,5 +1,6 @@
 // ascsim kernel side: calls a kernel entry with the GM pointer array that the launcher prepared.
-#pragma once
+#ifndef ASCSIM_ASCSIM_KERNEL_ENTRY_H_
+#define ASCSIM_ASCSIM_KERNEL_ENTRY_H_
 #include <utility>
 #include "../bridge.h"
 #include "../runtime_api.h"
@@ -15,3 +16,4 @@ template <class... A> inline void invoke_entry(void (*f)(A...), uint8_t** a, siz
     invoke_entry_impl(f, a, std::index_sequence_for<A...>{});
 }
 }  // namespace ascsim
+#endif  // ASCSIM_ASCSIM_KERNEL_ENTRY_H_

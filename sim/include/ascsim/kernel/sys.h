@@ -1,5 +1,6 @@
 // ascsim kernel side: block indices, intra-/inter-core sync, mask registers, workspace, tiling access, debug.
-#pragma once
+#ifndef ASCSIM_ASCSIM_KERNEL_SYS_H_
+#define ASCSIM_ASCSIM_KERNEL_SYS_H_
 #include <string>
 #include "engine.h"
 
@@ -15,9 +16,9 @@ namespace AscendC {
 
 __aicore__ inline int64_t GetBlockIdx() { return ::ascsim::core().block_idx; }
 __aicore__ inline int64_t GetBlockNum() { return ::ascsim::core().block_num; }
-__aicore__ inline int64_t GetSubBlockIdx() { return 0; }
-__aicore__ inline int64_t GetSubBlockNum() { return 1; }
-__aicore__ inline int64_t GetTaskRatio() { return 1; }
+__aicore__ inline int64_t GetSubBlockIdx() { return ::ascsim::core().sub_block_idx; }
+__aicore__ inline int64_t GetSubBlockNum() { return ::ascsim::core().sub_block_num; }
+__aicore__ inline int64_t GetTaskRatio() { return ::ascsim::core().sub_block_num; }
 __aicore__ inline int64_t GetSystemCycle() { return 0; }
 
 template <HardEvent event> __aicore__ inline void SetFlag(int32_t eventID) { ::ascsim::set_flag(int(event), eventID, "SetFlag"); }
@@ -113,3 +114,4 @@ __aicore__ inline int64_t block_idx_compat() { return ::ascsim::core().block_idx
 #define TILING_KEY_IS(k) (::ascsim::core().tiling_key == static_cast<uint64_t>(k))
 #define ASCSIM_STR2(x) #x
 #define ASCSIM_STR(x) ASCSIM_STR2(x)
+#endif  // ASCSIM_ASCSIM_KERNEL_SYS_H_

@@ -1,5 +1,6 @@
 // ascsim kernel side: LocalTensor (a view into this core's UB) and GlobalTensor (a view into GM).
-#pragma once
+#ifndef ASCSIM_ASCSIM_KERNEL_TENSOR_H_
+#define ASCSIM_ASCSIM_KERNEL_TENSOR_H_
 #include <string>
 #include "defs.h"
 
@@ -116,3 +117,4 @@ public:
 };
 
 }  // namespace AscendC
+#endif  // ASCSIM_ASCSIM_KERNEL_TENSOR_H_

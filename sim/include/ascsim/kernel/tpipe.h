@@ -1,5 +1,6 @@
 // ascsim kernel side: TPipe (UB allocation), TQue/TQueBind (buffer queues with misuse checks) and TBuf.
-#pragma once
+#ifndef ASCSIM_ASCSIM_KERNEL_TPIPE_H_
+#define ASCSIM_ASCSIM_KERNEL_TPIPE_H_
 #include <cstring>
 #include <string>
 #include "tensor.h"
@@ -7,6 +8,7 @@
 namespace ascsim {
 constexpr uint8_t kPoisonByte = 0xFF;   // NaN for half/float: uninitialised reads show up in results
 [[noreturn]] void fail_queue(const char* api, const std::string& detail);
+inline uint8_t* cube_allocate(const char* api, AscendC::TPosition pos, uint64_t bytes, const void* pipe);   // cube_api.h
 inline bool is_ub_position(AscendC::TPosition p) {
     using AscendC::TPosition;
     return p == TPosition::VECIN || p == TPosition::VECOUT || p == TPosition::VECCALC;
@@ -177,9 +179,7 @@ template <TPosition pos> bool TPipe::InitBuffer(TBuf<pos>& buf, uint32_t len) {
 }
 
 inline uint8_t* TPipe::Allocate(const char* api, TPosition pos, uint64_t bytes) {
-    if (!ascsim::is_ub_position(pos))
-        ascsim::fail(api, "Failed to check tensor position",
-                     "position " + std::to_string(int(pos)) + " is not available on an AIV core (cube positions are not simulated yet)");
+    if (!ascsim::is_ub_position(pos)) return ascsim::cube_allocate(api, pos, bytes, this);   // cube_mem.h / cube_api.h
     auto& c = ascsim::core();
     if (++c.buffers_inited > 64) ascsim::fail_queue(api, "more than 64 buffers initialised in one kernel");
     if (used_ + bytes > c.ub_size)
@@ -195,3 +195,4 @@ inline uint8_t* TPipe::Allocate(const char* api, TPosition pos, uint64_t bytes) 
 }
 
 }  // namespace AscendC
+#endif  // ASCSIM_ASCSIM_KERNEL_TPIPE_H_

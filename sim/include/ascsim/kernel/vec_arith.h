@@ -1,6 +1,7 @@
 // ascsim kernel side: element-wise vector APIs (binary, unary, tensor-scalar, Duplicate, Axpy, Brcb,
 // CreateVecIndex) in both overload families: count form and level-0 (mask, repeatTime, repeat params).
-#pragma once
+#ifndef ASCSIM_ASCSIM_KERNEL_VEC_ARITH_H_
+#define ASCSIM_ASCSIM_KERNEL_VEC_ARITH_H_
 #include <cmath>
 #include "dtype_check.h"
 #include "engine.h"
@@ -249,3 +250,4 @@ __aicore__ inline void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src
 }
 
 }  // namespace AscendC
+#endif  // ASCSIM_ASCSIM_KERNEL_VEC_ARITH_H_

@@ -1,7 +1,8 @@
 // ascsim kernel side: Cast with the Atlas A2 (src, dst, round mode) table. Unsupported pairs fail to compile;
 // a supported pair with an unsupported round mode issues no instruction on hardware (dst keeps stale data),
 // which the simulator reports as a runtime error.
-#pragma once
+#ifndef ASCSIM_ASCSIM_KERNEL_VEC_CAST_H_
+#define ASCSIM_ASCSIM_KERNEL_VEC_CAST_H_
 #include "dtype_check.h"
 #include "engine.h"
 
@@ -102,3 +103,4 @@ inline void SetDeqScale(half scale) { ::ascsim::core().deq_scale = float(scale);
 inline void SetDeqScale(float scale, int16_t offset, bool signMode) { ::ascsim::core().deq_scale = scale; (void)offset; (void)signMode; }
 
 }  // namespace AscendC
+#endif  // ASCSIM_ASCSIM_KERNEL_VEC_CAST_H_

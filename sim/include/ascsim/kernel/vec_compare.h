@@ -1,5 +1,6 @@
 // ascsim kernel side: Compare / CompareScalar (bit-mask output, LSB first) and Select.
-#pragma once
+#ifndef ASCSIM_ASCSIM_KERNEL_VEC_COMPARE_H_
+#define ASCSIM_ASCSIM_KERNEL_VEC_COMPARE_H_
 #include "dtype_check.h"
 #include "engine.h"
 
@@ -141,3 +142,4 @@ __aicore__ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& s
 }
 
 }  // namespace AscendC
+#endif  // ASCSIM_ASCSIM_KERNEL_VEC_COMPARE_H_

@@ -1,5 +1,6 @@
 // ascsim kernel side: Gather (byte offsets) and GatherMask (pattern compaction).
-#pragma once
+#ifndef ASCSIM_ASCSIM_KERNEL_VEC_GATHER_H_
+#define ASCSIM_ASCSIM_KERNEL_VEC_GATHER_H_
 #include "dtype_check.h"
 #include "engine.h"
 
@@ -98,3 +99,4 @@ __aicore__ inline void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T
 }
 
 }  // namespace AscendC
+#endif  // ASCSIM_ASCSIM_KERNEL_VEC_GATHER_H_

@@ -2,7 +2,8 @@
 //   WholeReduce*(dst, src, mask, repeatTime, dstRepStride, srcBlkStride, srcRepStride)
 //   BlockReduce*/PairReduceSum(dst, src, repeatTime, mask, dstRepStride, srcBlkStride, srcRepStride)
 // Sums use a pairwise tree in the element type, like the hardware's vcadd.
-#pragma once
+#ifndef ASCSIM_ASCSIM_KERNEL_VEC_REDUCE_H_
+#define ASCSIM_ASCSIM_KERNEL_VEC_REDUCE_H_
 #include <vector>
 #include "dtype_check.h"
 #include "engine.h"
@@ -227,3 +228,4 @@ template <typename T> __aicore__ inline T GetAccVal() { return T(::ascsim::core(
 inline int64_t GetAccVal() { return int64_t(::ascsim::core().acc_val); }
 
 }  // namespace AscendC
+#endif  // ASCSIM_ASCSIM_KERNEL_VEC_REDUCE_H_
