@@ -1,6 +1,7 @@
 // ascsim: clean-room CPU model of the AscendC kernel API (Atlas A2 / arch 2201, AIV path).
 // One header per API family under ascsim/kernel/; this umbrella mirrors the vendor include name.
-#pragma once
+#ifndef ASCSIM_KERNEL_OPERATOR_H_
+#define ASCSIM_KERNEL_OPERATOR_H_
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -22,3 +23,4 @@
 #include "ascsim/kernel/vec_gather.h"
 #include "ascsim/kernel/datacopy.h"
 #include "ascsim/kernel/sys.h"
+#endif  // ASCSIM_KERNEL_OPERATOR_H_
