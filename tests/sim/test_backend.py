@@ -1,0 +1,67 @@
+"""sim backend plumbing that needs no compiler run: workspace preparation, content hashing, registry lookup,
+source pre-processing and the generated kernel-side tiling struct / DTYPE combinations."""
+from pathlib import Path
+
+from kernelgen.bench.backends import get_backend
+from kernelgen.bench.backends.sim import SIM_PYTHON, SimBackend, dtype_combos, preprocess_kernel, tiling_header, tiling_keys
+from kernelgen.bench.model import Backend, Candidate
+
+from .conftest import REPO, load
+
+TASK = REPO / "tests" / "sim" / "data" / "level1" / "Sync" / "SyncRoll"
+
+
+def test_registry_returns_sim_backend(tmp_path):
+    be = get_backend("sim", cache_dir=tmp_path)
+    assert isinstance(be, SimBackend) and isinstance(be, Backend)
+    assert be.name == "sim"
+
+
+def test_kernel_only_candidate_gets_question_host_and_rewritten_pybind(tmp_path):
+    task = load(TASK)
+    be = SimBackend(cache_dir=tmp_path / "cache")
+    kernel = "#include \"kernel_operator.h\"\n// candidate\n"
+    ws = be.prepare(task, Candidate(task.task_id, 0, {"op_kernel/sync_roll.cpp": kernel}, "test"), tmp_path / "ws")
+    src = ws.root / "src"
+    assert (src / "op_kernel" / "sync_roll.cpp").read_text() == kernel
+    assert (src / "op_host" / "sync_roll.cpp").read_text() == task.question_files["op_host/sync_roll.cpp"]
+    pybind = (src / "pybind.cpp").read_text()
+    assert "aclnnSyncRoll" in pybind and "aclnnCustomOp" not in pybind
+    assert '"sync_roll"' in pybind and "custom_pybind_api" not in pybind
+    rt = be.runtime_env(ws)
+    assert rt.device == "cpu" and SIM_PYTHON in rt.python_path and be.build_dir(ws) in rt.python_path
+    # the content hash follows the candidate
+    ws2 = be.prepare(task, Candidate(task.task_id, 0, {"op_kernel/sync_roll.cpp": kernel + " "}, "test"), tmp_path / "ws2")
+    ws3 = be.prepare(task, Candidate(task.task_id, 1, {"op_kernel/sync_roll.cpp": kernel}, "other"), tmp_path / "ws3")
+    assert ws2.content_sha256 != ws.content_sha256 and ws3.content_sha256 == ws.content_sha256
+
+
+def test_preprocess_renames_entry_and_strips_bisheng_syntax():
+    src = ('extern "C" __global__ __aicore__ void sqrt(GM_ADDR x, GM_ADDR y) {}\n'
+           "void launch() { sqrt<<<8, nullptr, stream>>>(x, y); }\n"
+           "__forceinline__ [aicore] void f() {}\n")
+    out = preprocess_kernel(src, "sqrt")
+    assert "void ascsim_entry_sqrt(GM_ADDR x" in out and 'extern "C"' not in out
+    assert "<<<" not in out and "[aicore]" not in out
+
+
+def test_tiling_keys_literals_only():
+    assert tiling_keys(["if (TILING_KEY_IS(1)) {} else if (TILING_KEY_IS(20UL)) {}"]) == [1, 20]
+    assert tiling_keys(["if (TILING_KEY_IS(KEY_HALF)) {}"]) == []
+
+
+def test_generated_tiling_struct_and_dtype_columns():
+    dump = {"tiling": {"Op": "T"}, "classes": {"Sub": [{"name": "a", "type": "uint64_t", "count": 1, "struct": False}],
+                                               "T": [{"name": "n", "type": "uint32_t", "count": 1, "struct": False},
+                                                     {"name": "v", "type": "float", "count": 4, "struct": False},
+                                                     {"name": "s", "type": "Sub", "count": 1, "struct": True}]}}
+    h = tiling_header(dump, "Op")
+    assert "struct alignas(8) T {" in h and "float v[4];" in h and "Sub s;" in h
+    assert h.index("struct alignas(8) Sub") < h.index("struct alignas(8) T")
+    assert "#define ASCSIM_DEFAULT_TILING_STRUCT T" in h
+    opdef = {"inputs": [{"name": "x", "dtypes": [1, 0, 1]}], "outputs": [{"name": "y", "dtypes": [1, 0, 1]},
+                                                                          {"name": "x", "dtypes": [1, 0, 1]}]}
+    combos = dtype_combos(opdef)
+    assert [cols for _, cols in combos] == [[0, 2], [1]]
+    assert combos[0][0]["DTYPE_X"] == "half" and combos[1][0]["DTYPE_Y"] == "float"
+    assert combos[0][0]["DTYPE_X_REF"] == "half"   # an output named like an input gets the _REF suffix
