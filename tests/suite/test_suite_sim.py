@@ -48,3 +48,31 @@ def test_reference_answer_passes_every_case_in_the_simulator(task, sim_backend, 
             failures.append(f"case {case.case_id} {case.values}: {res.verdict.value}: {res.message} "
                             f"{' | '.join(res.diagnostics[-6:])}")
     assert not failures, f"{task.task_id}:\n" + "\n".join(failures)
+
+
+def _mutated(task_id: str, old: str, new: str):
+    cand = CANDIDATES[task_id]
+    kernel = next(k for k in cand.files if k.startswith("op_kernel/"))
+    assert old in cand.files[kernel]
+    files = dict(cand.files)
+    files[kernel] = files[kernel].replace(old, new)
+    return type(cand)(task_id=task_id, sample=1, files=files, origin="test:mutated")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("old,new,why", [
+    ("Mul(y, x1, x2, count);", "Add(y, x1, x2, count);", "wrong arithmetic"),
+    ("DataCopyExtParams copyParams{1, static_cast<uint32_t>(count * sizeof(T)), 0, 0, 0};\n        DataCopyPad(yGm_",
+     "DataCopyExtParams copyParams{1, static_cast<uint32_t>(count * sizeof(T) / 32 * 32), 0, 0, 0};\n"
+     "        DataCopyPad(yGm_", "tail elements never stored"),
+], ids=["wrong-op", "dropped-tail"])
+def test_a_broken_answer_fails_in_the_simulator(sim_backend, tmp_path, old, new, why):
+    """The pass above means something: the same pipeline rejects an answer with a planted bug."""
+    task = SUITE.by_id()["level1/Math/Mul"]
+    cand = _mutated(task.task_id, old, new)
+    ws = sim_backend.prepare(task, cand, tmp_path / "build")
+    assert sim_backend.compile(ws, timeout_s=600).ok
+    case = task.cases[0]   # [7, 33] float16: 231 elements, a 14-byte tail
+    res = run_case(task, case, sim_backend.runtime_env(ws), seed=7, timeout_s=300, memory_mib=4096,
+                   scratch=tmp_path / "case")
+    assert res.verdict in (Verdict.VALUE_MISMATCH, Verdict.NAN_MISMATCH), (why, res.verdict, res.message)

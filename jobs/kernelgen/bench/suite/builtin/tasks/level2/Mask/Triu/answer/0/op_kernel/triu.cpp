@@ -27,7 +27,8 @@ public:
         uint64_t total = static_cast<uint64_t>(totalRows) * cols;
         xGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(x), total);
         yGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(y), total);
-        uint32_t bufElems = alignedCols * rowsPerTile > colTile ? alignedCols * rowsPerTile : colTile;
+        // Whole rows when a row fits one buffer, otherwise colTile-element chunks of one row.
+        uint32_t bufElems = alignedCols <= colTile ? alignedCols * rowsPerTile : colTile;
         pipe_.InitBuffer(inQue_, BUFFER_NUM, bufElems * sizeof(T));
         pipe_.InitBuffer(outQue_, BUFFER_NUM, bufElems * sizeof(T));
     }
