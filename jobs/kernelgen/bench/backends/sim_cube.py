@@ -1,0 +1,73 @@
+"""Cube (AIC) and mixed kernels for the `sim` backend.
+
+bisheng compiles a kernel that uses the cube once per core type (g_coreType is a constexpr AIC or AIV) and infers
+from the object code which cores a launch starts. The simulator does the same with two translation units per dtype
+combination and infers the kernel type from the source:
+  - no cube API                                    -> KERNEL_TYPE_AIV_ONLY (the tier-1 path, one TU)
+  - cube API and no AIV-only code                  -> KERNEL_TYPE_AIC_ONLY (AIC TU only)
+  - cube API and AIV code (ASCEND_IS_AIV, AIV
+    specialisations, sub-blocks, cross-core flags) -> KERNEL_TYPE_MIX_AIC_1_2 (both TUs, 1 AIC + 2 AIV per AI core)
+  KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_...) in the source overrides the inference.
+"""
+from __future__ import annotations
+
+import re
+
+KERNEL_TYPES = {"KERNEL_TYPE_AIV_ONLY": 0, "KERNEL_TYPE_AIC_ONLY": 1, "KERNEL_TYPE_MIX_AIV_1_0": 2,
+                "KERNEL_TYPE_MIX_AIC_1_0": 3, "KERNEL_TYPE_MIX_AIC_1_1": 4, "KERNEL_TYPE_MIX_AIC_1_2": 5}
+
+_CUBE_RX = re.compile(r"\b(Mmad|LoadData|LoadDataWithTranspose|Fixpipe|Nd2NzParams|LoadData2DParams|"
+                      r"TPosition::(?:A1|A2|B1|B2|CO1|C2)|QuePosition::(?:A1|A2|B1|B2|CO1|C2)|MatmulImpl|REGIST_MATMUL_OBJ)\b")
+_AIV_RX = re.compile(r"\b(ASCEND_IS_AIV|ASCEND_IS_NOT_AIC|AscendC::AIV|g_coreType\s*==\s*(?:AscendC::)?AIV|GetSubBlockIdx|"
+                     r"GetSubBlockNum|CrossCoreSetFlag|CrossCoreWaitFlag|REGIST_MATMUL_OBJ)\b")
+_OVERRIDE_RX = re.compile(r"KERNEL_TASK_TYPE_DEFAULT\s*\(\s*(?:AscendC::)?(KERNEL_TYPE_\w+)\s*\)")
+# An explicit specialisation of a member template for one core type, written inside the class (clang accepts it,
+# g++ does not): `template <> [attrs] void operator()<AscendC::AIC>(` ...
+_MEMBER_SPEC_RX = re.compile(r"template\s*<\s*>\s*((?:__forceinline__|__aicore__|inline|\s)*)void\s+operator\s*\(\s*\)\s*"
+                             r"<\s*(?:AscendC::)?(AIC|AIV)\s*>\s*\(")
+
+
+def kernel_type(texts: list[str]) -> int:
+    """KernelMetaType value of the kernel whose sources are `texts` (see the module docstring)."""
+    joined = "\n".join(texts)
+    m = _OVERRIDE_RX.search(joined)
+    if m and m.group(1) in KERNEL_TYPES:
+        return KERNEL_TYPES[m.group(1)]
+    if not _CUBE_RX.search(joined):
+        return KERNEL_TYPES["KERNEL_TYPE_AIV_ONLY"]
+    if _AIV_RX.search(joined):
+        return KERNEL_TYPES["KERNEL_TYPE_MIX_AIC_1_2"]
+    return KERNEL_TYPES["KERNEL_TYPE_AIC_ONLY"]
+
+
+def builds_of(ktype: int) -> list[str]:
+    """Core types to compile for a kernel type."""
+    if ktype in (0, 2):
+        return ["AIV"]
+    if ktype in (1, 3):
+        return ["AIC"]
+    return ["AIV", "AIC"]
+
+
+def specialize_for_core(text: str, core: str) -> str:
+    """Turn in-class `template <> void operator()<AIC|AIV>(...)` specialisations into a plain overload for the
+    core being compiled (preferred over the primary template) and a dead, renamed member for the other core."""
+    def sub(m: re.Match) -> str:
+        attrs, which = m.group(1), m.group(2)
+        name = "operator()" if which == core else f"ascsim_other_core_{which}"
+        return f"{attrs}void {name}("
+    return _MEMBER_SPEC_RX.sub(sub, text)
+
+
+def core_prologue(core: str) -> str:
+    """Declarations placed at the top of the per-TU kernel namespace: kernels may reopen `namespace AscendC`, and
+    `g_coreType` / `ASCEND_IS_AIC` must be the constexpr core type of this build."""
+    ct = "::AscendC::AIC" if core == "AIC" else "::AscendC::AIV"
+    return (f"namespace AscendC {{ using namespace ::AscendC; constexpr int32_t g_coreType = {ct}; }}\n"
+            "using AscendC::g_coreType;\nusing ::AscendC::GetTPipePtr;\n")
+
+
+def registration(core: str, op: str, ncols: int, ktype: int) -> str:
+    """The registration statement for the AIC object (the AIV object keeps the tier-1 registration)."""
+    return (f"const int kRegCube = (::ascsim::register_cube_kernel(\"{op}\", kColumns, {ncols}, &ascsim_launch, {ktype}), 0);"
+            if core == "AIC" else "")

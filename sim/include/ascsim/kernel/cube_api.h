@@ -1,0 +1,435 @@
+// ascsim AIC side: the cube data path of arch 2201 (reference §3).
+//   GM --DataCopy(Nd2NzParams)--> L1 (Nz) --LoadData--> L0A (Zz) / L0B (Zn) --Mmad--> L0C (Nz) --Fixpipe--> GM (ND)
+// Fractal = 512 B: 16 rows x C0 elements, C0 = 32 B / sizeof(T). L0C fractals are 16 x 16 of float/int32.
+//   L1 Nz:  column block j (C0 wide) holds every row; element (r, c) at (c / C0) * C0Stride + r * C0 + c % C0
+//   L0A Zz: fractal (mb, kb) at mb * kFrac + kb, row-major inside        (m = 1: GEMV, a plain row of k)
+//   L0B Zn: fractal (kb, nb) at kb * nFrac + nb, column-major inside (element (k, n) at n * C0 + k)
+//   L0C Nz: fractal (mb, nb) at nb * mFrac + mb, row-major inside
+// Every op runs synchronously (functional model); the strict layer checks pools, alignment, ranges and types.
+#ifndef ASCSIM_ASCSIM_KERNEL_CUBE_API_H_
+#define ASCSIM_ASCSIM_KERNEL_CUBE_API_H_
+#include <string>
+#include <vector>
+#include "cube_mem.h"
+#include "datacopy.h"
+
+namespace ascsim {
+
+[[noreturn]] inline void fail_cube(const char* api, const std::string& detail) {
+    fail(api, "Failed to check cube operand", detail);
+}
+inline void require_aic(const char* api) {
+    if (core().core_type != 1)
+        fail(api, "illegal instruction on a vector core", "cube APIs run only on the AIC (the kernel ran it on an AIV core)");
+}
+// The operand must lie in `pool`, start `align`-aligned and hold `bytes` inside the pool.
+inline void check_in_pool(const char* api, const char* what, const void* p, int pool, uint32_t align, uint64_t bytes) {
+    CubeMem* m = cube_mem();
+    const CubePoolSpec& s = cube_pool_spec(pool);
+    int got = cube_pool_of(p);
+    if (got != pool)
+        fail_cube(api, std::string(what) + " must be in " + s.name + " but lies in " + (got < 0 ? "no cube buffer" : cube_pool_spec(got).name));
+    uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - m->base(pool));
+    if (off % align)
+        fail(api, std::string("The ") + s.name + " address accessed by the cube instruction is not aligned.",
+             std::string(what) + " at " + s.name + " offset " + std::to_string(off) + " must be " + std::to_string(align) + "-byte aligned");
+    if (off + bytes > s.bytes)
+        fail(api, std::string(s.name) + " address out of bounds",
+             std::string(what) + " needs " + std::to_string(bytes) + " B from " + s.name + " offset " + std::to_string(off) +
+                 " but " + s.name + " holds " + std::to_string(s.bytes) + " B");
+}
+template <class T> constexpr uint32_t c0_of() { return 32u / sizeof(T); }
+inline uint32_t ceil_div(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+template <class T> inline float to_f(T v) { return float(v); }
+
+// Pool of a TPosition (-1: a UB position).
+inline int pool_of_position(AscendC::TPosition p) {
+    using AscendC::TPosition;
+    switch (p) {
+        case TPosition::A1: case TPosition::B1: case TPosition::C1: case TPosition::TSCM: return POOL_L1;
+        case TPosition::A2: return POOL_L0A;
+        case TPosition::B2: return POOL_L0B;
+        case TPosition::CO1: return POOL_L0C;
+        case TPosition::C2: return POOL_BT;
+        case TPosition::C2PIPE2GM: return POOL_FB;
+        default: return -1;
+    }
+}
+
+// TPipe::InitBuffer for cube positions: a bump pointer per pool, owned by the TPipe that allocates.
+inline uint8_t* cube_allocate(const char* api, AscendC::TPosition pos, uint64_t bytes, const void* pipe) {
+    int pool = pool_of_position(pos);
+    CubeMem* m = cube_mem();
+    if (pool < 0 || !m)
+        fail(api, "Failed to check tensor position",
+             "position " + std::to_string(int(pos)) + " (a cube buffer: L1/L0A/L0B/L0C/BiasTable) does not exist on an AIV core");
+    if (m->owner != pipe) { for (auto& u : m->used) u = 0; m->owner = pipe; }
+    const CubePoolSpec& s = cube_pool_spec(pool);
+    uint32_t a = s.align;
+    uint64_t start = (m->used[pool] + a - 1) / a * a;
+    if (start + bytes > s.bytes)
+        fail(api, std::string(s.name) + " buffer size exceeds the limit",
+             std::string(s.name) + " usage " + std::to_string(start + bytes) + " B exceeds its " + std::to_string(s.bytes) + " B");
+    m->used[pool] = uint32_t(start + bytes);
+    return m->base(pool) + start;
+}
+
+}  // namespace ascsim
+
+namespace AscendC {
+
+// ------------------------------------------------------------------------------------------- parameter types --
+struct Nd2NzParams {
+    Nd2NzParams() = default;
+    Nd2NzParams(uint16_t nd, uint16_t n, uint16_t d, uint16_t srcNdStride, uint16_t srcD, uint16_t c0Stride,
+                 uint16_t nStride, uint16_t dstNdStride)
+        : ndNum(nd), nValue(n), dValue(d), srcNdMatrixStride(srcNdStride), srcDValue(srcD), dstNzC0Stride(c0Stride),
+          dstNzNStride(nStride), dstNzMatrixStride(dstNdStride) {}
+    uint16_t ndNum = 0, nValue = 0, dValue = 0, srcNdMatrixStride = 0, srcDValue = 0;
+    uint16_t dstNzC0Stride = 0, dstNzNStride = 0, dstNzMatrixStride = 0;
+};
+struct LoadData2DParams {
+    LoadData2DParams() = default;
+    LoadData2DParams(uint16_t start, uint8_t rep, uint16_t sStride, uint8_t s, uint16_t gap, bool trans, uint8_t mode)
+        : startIndex(start), repeatTimes(rep), srcStride(sStride), sid(s), dstGap(gap), ifTranspose(trans), addrMode(mode) {}
+    uint16_t startIndex = 0;
+    uint8_t repeatTimes = 0;
+    uint16_t srcStride = 0;
+    uint8_t sid = 0;
+    uint16_t dstGap = 0;
+    bool ifTranspose = false;
+    uint8_t addrMode = 0;
+};
+struct LoadData2dTransposeParams {
+    LoadData2dTransposeParams() = default;
+    LoadData2dTransposeParams(uint16_t start, uint8_t rep, uint16_t sStride, uint16_t gap, uint16_t fracGap, uint16_t mode = 0)
+        : startIndex(start), repeatTimes(rep), srcStride(sStride), dstGap(gap), dstFracGap(fracGap), addrMode(mode) {}
+    uint16_t startIndex = 0;
+    uint8_t repeatTimes = 0;
+    uint16_t srcStride = 0;
+    uint16_t dstGap = 0;
+    uint16_t dstFracGap = 0;
+    uint16_t addrMode = 0;
+};
+struct MmadParams {
+    MmadParams() = default;
+    MmadParams(uint16_t m_, uint16_t n_, uint16_t k_, bool isBias_, int32_t fm, bool sparse, bool wa, bool wb)
+        : m(m_), n(n_), k(k_), isBias(isBias_), fmOffset(fm), enSsparse(sparse), enWinogradA(wa), enWinogradB(wb) {}
+    MmadParams(uint16_t m_, uint16_t n_, uint16_t k_, uint8_t unit, bool kAlign, bool cSrc, bool cInit)
+        : m(m_), n(n_), k(k_), unitFlag(unit), kDirectionAlign(kAlign), cmatrixSource(cSrc), cmatrixInitVal(cInit) {}
+    uint16_t m = 0, n = 0, k = 0;
+    bool isBias = false;
+    int32_t fmOffset = 0;
+    bool enSsparse = false, enWinogradA = false, enWinogradB = false;
+    uint8_t unitFlag = 0;
+    bool kDirectionAlign = false;
+    bool cmatrixSource = false;
+    bool cmatrixInitVal = true;
+};
+enum class QuantMode_t : uint8_t { NoQuant = 0, F322F16, F322BF16, DEQF16, VDEQF16, QF322B8_PRE, VQF322B8_PRE, REQ8, VREQ8 };
+using QuantMode = QuantMode_t;
+enum class CO2Layout : uint8_t { NZ = 0, ROW_MAJOR, COLUMN_MAJOR };
+struct FixpipeConfig { CO2Layout format; };
+constexpr FixpipeConfig CFG_NZ = {CO2Layout::NZ};
+constexpr FixpipeConfig CFG_ROW_MAJOR = {CO2Layout::ROW_MAJOR};
+struct FixpipeParamsV220 {
+    FixpipeParamsV220() = default;
+    FixpipeParamsV220(uint16_t n, uint16_t m, uint16_t sStride, uint32_t dStride, bool relu)
+        : nSize(n), mSize(m), srcStride(sStride), dstStride(dStride), reluEn(relu) {}
+    uint16_t nSize = 0, mSize = 0, srcStride = 0;
+    uint32_t dstStride = 0;
+    QuantMode_t quantPre = QuantMode_t::NoQuant;
+    uint64_t deqScalar = 0;
+    uint16_t ndNum = 1, srcNdStride = 0, dstNdStride = 0;
+    bool reluEn = false;
+    uint8_t unitFlag = 0;
+    bool isChannelSplit = false;
+};
+using FixpipeParams = FixpipeParamsV220;
+
+// ------------------------------------------------------------------------------------------- GM -> L1 (Nd2Nz) --
+template <typename T>
+__aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2NzParams& p) {
+    const char* api = "DataCopy(Nd2NzParams)";
+    ascsim::require_aic(api);
+    if (p.ndNum == 0 || p.nValue == 0 || p.dValue == 0) return;
+    constexpr uint32_t C0 = ascsim::c0_of<T>();
+    if (p.dstNzC0Stride == 0 && p.dValue > C0) ascsim::fail_cube(api, "dstNzC0Stride 0 with dValue > C0: column blocks overlap");
+    if (p.srcDValue < p.dValue && p.nValue > 1)
+        ascsim::warn(api, "srcDValue " + std::to_string(p.srcDValue) + " < dValue " + std::to_string(p.dValue) + ": source rows overlap");
+    uint32_t cblocks = ascsim::ceil_div(p.dValue, C0);
+    // footprint in elements: last matrix, last column block, last row
+    uint64_t last = uint64_t(p.ndNum - 1) * p.dstNzMatrixStride + uint64_t(cblocks - 1) * p.dstNzC0Stride * C0 +
+                    uint64_t(p.nValue - 1) * p.dstNzNStride * C0 + C0;
+    ascsim::check_in_pool(api, "dst", dst.addr_, ascsim::POOL_L1, 32, last * sizeof(T));
+    for (uint32_t nd = 0; nd < p.ndNum; ++nd) {
+        const T* s0 = src.addr_ + uint64_t(nd) * p.srcNdMatrixStride;
+        T* d0 = dst.addr_ + uint64_t(nd) * p.dstNzMatrixStride;
+        for (uint32_t r = 0; r < p.nValue; ++r) {
+            const T* srow = s0 + uint64_t(r) * p.srcDValue;
+            ascsim::check_gm(srow, size_t(p.dValue) * sizeof(T), false, api);
+            for (uint32_t cb = 0; cb < cblocks; ++cb) {
+                T* d = d0 + uint64_t(cb) * p.dstNzC0Stride * C0 + uint64_t(r) * p.dstNzNStride * C0;
+                uint32_t c = cb * C0, w = std::min<uint32_t>(C0, p.dValue - c);
+                std::memcpy(d, srow + c, w * sizeof(T));
+                if (w < C0) std::memset(static_cast<void*>(d + w), 0, (C0 - w) * sizeof(T));   // padded with zeros
+            }
+        }
+    }
+}
+
+// ------------------------------------------------------------------------------------------- L1/GM -> L0A/L0B --
+namespace ascsim_cube_detail {
+template <class T> inline void transpose_fractal(T* dst, const T* src) {
+    // b16: one 16x16 fractal
+    for (int r = 0; r < 16; ++r)
+        for (int c = 0; c < 16; ++c) dst[c * 16 + r] = src[r * 16 + c];
+}
+template <class T> inline void load2d(const char* api, const LocalTensor<T>& dst, const T* src, bool src_gm, const LoadData2DParams& p) {
+    ascsim::require_aic(api);
+    if (p.repeatTimes == 0) return;
+    constexpr uint32_t FRAC = 512 / sizeof(T);
+    int pool = ascsim::cube_pool_of(dst.addr_);
+    if (pool != ascsim::POOL_L0A && pool != ascsim::POOL_L0B)
+        ascsim::fail_cube(api, "dst must be in L0A or L0B");
+    if (p.ifTranspose && sizeof(T) != 2)
+        ascsim::fail_cube(api, "ifTranspose is supported for 16-bit types only (use LoadDataWithTranspose)");
+    uint64_t dst_span = (uint64_t(p.repeatTimes - 1) * (p.dstGap + 1) + 1) * 512;
+    ascsim::check_in_pool(api, "dst", dst.addr_, pool, 512, dst_span);
+    uint64_t src_last = (uint64_t(p.startIndex) + uint64_t(p.repeatTimes - 1) * p.srcStride + 1) * 512;
+    if (src_gm) ascsim::check_gm(src, src_last, false, api);
+    else ascsim::check_in_pool(api, "src", src, ascsim::POOL_L1, 32, src_last);
+    for (uint32_t r = 0; r < p.repeatTimes; ++r) {
+        const T* s = src + (uint64_t(p.startIndex) + uint64_t(r) * p.srcStride) * FRAC;
+        T* d = dst.addr_ + uint64_t(r) * (p.dstGap + 1) * FRAC;
+        if (p.ifTranspose) transpose_fractal(d, s);
+        else std::memcpy(d, s, 512);
+    }
+}
+}  // namespace ascsim_cube_detail
+
+template <typename T>
+__aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2DParams& p) {
+    ascsim_cube_detail::load2d("LoadData", dst, src.addr_, false, p);
+}
+template <typename T>
+__aicore__ inline void LoadData(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const LoadData2DParams& p) {
+    ascsim_cube_detail::load2d("LoadData", dst, src.addr_, true, p);
+}
+
+// Transposes square blocks: b16 16x16 (one fractal); b32 16x16 (two 16x8 fractals out); b8 32x32 (two 32x16... fractals).
+template <typename T>
+__aicore__ inline void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2dTransposeParams& p) {
+    const char* api = "LoadDataWithTranspose";
+    ascsim::require_aic(api);
+    if (p.repeatTimes == 0) return;
+    constexpr uint32_t C0 = ascsim::c0_of<T>();
+    constexpr uint32_t FRAC = 512 / sizeof(T);
+    constexpr uint32_t NF = sizeof(T) == 2 ? 1 : 2;          // fractals per square block
+    constexpr uint32_t SIDE = sizeof(T) == 1 ? 32 : 16;        // square side in elements
+    int pool = ascsim::cube_pool_of(dst.addr_);
+    if (pool != ascsim::POOL_L0A && pool != ascsim::POOL_L0B) ascsim::fail_cube(api, "dst must be in L0A or L0B");
+    uint64_t dst_span = (uint64_t(p.repeatTimes - 1) * (p.dstGap + NF) + NF + uint64_t(NF - 1) * p.dstFracGap) * 512;
+    ascsim::check_in_pool(api, "dst", dst.addr_, pool, 512, dst_span);
+    uint64_t src_last = (uint64_t(p.startIndex) + uint64_t(p.repeatTimes - 1) * p.srcStride + 1) * NF * 512;
+    ascsim::check_in_pool(api, "src", src.addr_, ascsim::POOL_L1, 32, src_last);
+    std::vector<T> sq(SIDE * SIDE), tr(SIDE * SIDE);
+    for (uint32_t r = 0; r < p.repeatTimes; ++r) {
+        // the source square block: NF consecutive fractals of SIDE rows x C0 columns (Nz: column block after block)
+        const T* s = src.addr_ + (uint64_t(p.startIndex) + uint64_t(r) * p.srcStride) * NF * FRAC;
+        for (uint32_t f = 0; f < NF; ++f)
+            for (uint32_t row = 0; row < SIDE; ++row)
+                for (uint32_t c = 0; c < C0; ++c) sq[row * SIDE + f * C0 + c] = s[f * FRAC + row * C0 + c];
+        for (uint32_t i = 0; i < SIDE; ++i)
+            for (uint32_t j = 0; j < SIDE; ++j) tr[j * SIDE + i] = sq[i * SIDE + j];
+        T* d = dst.addr_ + uint64_t(r) * (p.dstGap + NF) * FRAC;
+        for (uint32_t f = 0; f < NF; ++f) {
+            T* df = d + uint64_t(f) * (1 + p.dstFracGap) * FRAC;
+            for (uint32_t row = 0; row < SIDE; ++row)
+                for (uint32_t c = 0; c < C0; ++c) df[row * C0 + c] = tr[row * SIDE + f * C0 + c];
+        }
+    }
+}
+
+// ------------------------------------------------------------------------------------------------------ Mmad --
+namespace ascsim_cube_detail {
+template <class D, class A, class B> constexpr bool mmad_types_ok() {
+    return (std::is_same_v<D, float> && std::is_same_v<A, half> && std::is_same_v<B, half>) ||
+           (std::is_same_v<D, float> && std::is_same_v<A, bfloat16_t> && std::is_same_v<B, bfloat16_t>) ||
+           (std::is_same_v<D, float> && std::is_same_v<A, float> && std::is_same_v<B, float>) ||
+           (std::is_same_v<D, int32_t> && std::is_same_v<A, int8_t> && std::is_same_v<B, int8_t>) ||
+           (std::is_same_v<D, int32_t> && std::is_same_v<A, uint8_t> && std::is_same_v<B, int8_t>);
+}
+template <class D, class A, class B, class V>
+inline void mmad(const char* api, const LocalTensor<D>& c, const LocalTensor<A>& a, const LocalTensor<B>& b,
+                 const V* bias, const MmadParams& p) {
+    ascsim::require_aic(api);
+    if (p.m == 0 || p.n == 0 || p.k == 0) return;
+    if (p.m > 4095 || p.n > 4095 || p.k > 4095)
+        ascsim::fail_cube(api, "m/n/k must be <= 4095 (got " + std::to_string(p.m) + "/" + std::to_string(p.n) + "/" + std::to_string(p.k) + ")");
+    constexpr uint32_t C0 = ascsim::c0_of<A>();
+    const uint32_t M = p.m, N = p.n, K = p.k;
+    const uint32_t mF = ascsim::ceil_div(M, 16), nF = ascsim::ceil_div(N, 16);
+    const uint32_t kC0 = (std::is_same_v<A, float> && p.kDirectionAlign) ? 16 : C0;
+    const uint32_t kF = ascsim::ceil_div(K, kC0) * kC0 / C0;    // fractals along K (float: padded to 16 with kDirectionAlign)
+    const bool gemv = M == 1;
+    ascsim::check_in_pool(api, "dst (L0C)", c.addr_, ascsim::POOL_L0C, 1024, uint64_t(mF) * nF * 256 * sizeof(D));
+    ascsim::check_in_pool(api, "fmA (L0A)", a.addr_, ascsim::POOL_L0A, 512, gemv ? uint64_t(K) * sizeof(A) : uint64_t(mF) * kF * 512);
+    ascsim::check_in_pool(api, "filterB (L0B)", b.addr_, ascsim::POOL_L0B, 512, uint64_t(kF) * nF * 512);
+    // unpack to dense float/int rows: Ad[m][k], Bd[k][n]
+    using Acc = std::conditional_t<std::is_same_v<D, int32_t>, int32_t, float>;
+    static thread_local std::vector<Acc> Ad, Bd, Cd;
+    Ad.assign(size_t(M) * K, Acc(0));
+    Bd.assign(size_t(K) * N, Acc(0));
+    for (uint32_t i = 0; i < M; ++i)
+        for (uint32_t k = 0; k < K; ++k) {
+            size_t idx = gemv ? k : (size_t(i / 16) * kF + k / C0) * (16 * C0) + (i % 16) * C0 + k % C0;
+            Ad[size_t(i) * K + k] = Acc(a.addr_[idx]);
+        }
+    for (uint32_t k = 0; k < K; ++k)
+        for (uint32_t j = 0; j < N; ++j) {
+            size_t idx = (size_t(k / C0) * nF + j / 16) * (16 * C0) + (j % 16) * C0 + k % C0;
+            Bd[size_t(k) * N + j] = Acc(b.addr_[idx]);
+        }
+    Cd.assign(size_t(M) * N, Acc(0));
+    for (uint32_t i = 0; i < M; ++i) {
+        Acc* crow = Cd.data() + size_t(i) * N;
+        const Acc* arow = Ad.data() + size_t(i) * K;
+        for (uint32_t k = 0; k < K; ++k) {
+            Acc av = arow[k];
+            const Acc* brow = Bd.data() + size_t(k) * N;
+            for (uint32_t j = 0; j < N; ++j) crow[j] += av * brow[j];
+        }
+    }
+    for (uint32_t i = 0; i < M; ++i)
+        for (uint32_t j = 0; j < N; ++j) {
+            D& out = c.addr_[(size_t(j / 16) * mF + i / 16) * 256 + (i % 16) * 16 + j % 16];
+            Acc v = Cd[size_t(i) * N + j];
+            if (bias) out = D(Acc(bias[j]) + v);
+            else if (p.cmatrixInitVal) out = D(v);
+            else out = D(Acc(out) + v);
+        }
+}
+}  // namespace ascsim_cube_detail
+
+template <typename T, typename U, typename S>
+__aicore__ inline void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fmLocal, const LocalTensor<S>& filterLocal,
+                            const MmadParams& p) {
+    static_assert(ascsim_cube_detail::mmad_types_ok<T, U, S>(),
+                  "Failed to check dtype in Mmad, current api support dtype combination is A/B/C: half/half/float, "
+                  "bfloat16_t/bfloat16_t/float, float/float/float, int8_t/int8_t/int32_t");
+    ascsim_cube_detail::mmad<T, U, S, T>("Mmad", dst, fmLocal, filterLocal, nullptr, p);
+}
+template <typename T, typename U, typename S, typename V>
+__aicore__ inline void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fmLocal, const LocalTensor<S>& filterLocal,
+                            const LocalTensor<V>& bias, const MmadParams& p) {
+    static_assert(ascsim_cube_detail::mmad_types_ok<T, U, S>(),
+                  "Failed to check dtype in Mmad, current api support dtype combination is A/B/C: half/half/float, "
+                  "bfloat16_t/bfloat16_t/float, float/float/float, int8_t/int8_t/int32_t");
+    if (p.m && p.n && p.k) {
+        int pool = ascsim::cube_pool_of(bias.addr_);
+        if (pool != ascsim::POOL_BT && pool != ascsim::POOL_L1) ascsim::fail_cube("Mmad", "bias must be in the BiasTable (C2)");
+        ascsim::check_in_pool("Mmad", "bias", bias.addr_, pool, pool == ascsim::POOL_BT ? 64 : 32, uint64_t(p.n) * sizeof(V));
+    }
+    ascsim_cube_detail::mmad<T, U, S, V>("Mmad", dst, fmLocal, filterLocal, bias.addr_, p);
+}
+
+// --------------------------------------------------------------------------------------------- L0C -> GM ------
+namespace ascsim_cube_detail {
+template <class T, class U> inline QuantMode_t expected_quant(bool vector_scale) {
+    if (std::is_same_v<U, float>) {
+        if (std::is_same_v<T, float>) return QuantMode_t::NoQuant;
+        if (std::is_same_v<T, half>) return QuantMode_t::F322F16;
+        if (std::is_same_v<T, bfloat16_t>) return QuantMode_t::F322BF16;
+        if (std::is_same_v<T, int8_t> || std::is_same_v<T, uint8_t>) return vector_scale ? QuantMode_t::VQF322B8_PRE : QuantMode_t::QF322B8_PRE;
+    }
+    if (std::is_same_v<U, int32_t>) {
+        if (std::is_same_v<T, int32_t>) return QuantMode_t::NoQuant;
+        if (std::is_same_v<T, half>) return vector_scale ? QuantMode_t::VDEQF16 : QuantMode_t::DEQF16;
+        if (std::is_same_v<T, int8_t> || std::is_same_v<T, uint8_t>) return vector_scale ? QuantMode_t::VREQ8 : QuantMode_t::REQ8;
+    }
+    return QuantMode_t(255);
+}
+inline float scale_of(uint64_t bits) { float f; uint32_t lo = uint32_t(bits); std::memcpy(&f, &lo, 4); return f; }
+template <class T> inline T saturate_to(float v) {
+    if constexpr (std::is_integral_v<T>) {
+        float r = std::nearbyint(v);
+        r = std::min<float>(std::max<float>(r, float(std::numeric_limits<T>::min())), float(std::numeric_limits<T>::max()));
+        return T(r);
+    } else {
+        return T(v);
+    }
+}
+template <class T, class U>
+inline void fixpipe(const char* api, const GlobalTensor<T>& dst, const LocalTensor<U>& src, const uint64_t* vscale,
+                    const FixpipeParamsV220& p, CO2Layout fmt) {
+    ascsim::require_aic(api);
+    if (p.mSize == 0 || p.nSize == 0) return;
+    QuantMode_t want = expected_quant<T, U>(vscale != nullptr);
+    bool ok = p.quantPre == want || (std::is_same_v<T, U> && p.quantPre == QuantMode_t::NoQuant);
+    if (!ok)
+        ascsim::fail(api, "Fixpipe quantPre does not match the data types",
+                     "quantPre " + std::to_string(int(p.quantPre)) + " converts nothing into the destination type; for this "
+                     "src/dst pair the hardware needs quantPre " + std::to_string(int(want)) + " (it is not derived from the types)");
+    if (p.nSize > 4095) ascsim::fail_cube(api, "nSize must be <= 4095");
+    if (fmt == CO2Layout::ROW_MAJOR && p.mSize > 8192) ascsim::fail_cube(api, "mSize must be <= 8192 with NZ2ND");
+    if (p.srcStride < p.mSize || p.srcStride % 16)
+        ascsim::fail_cube(api, "srcStride " + std::to_string(p.srcStride) + " must be a multiple of 16 and >= mSize " + std::to_string(p.mSize));
+    uint32_t nd = p.ndNum ? p.ndNum : 1;
+    uint32_t nF = ascsim::ceil_div(p.nSize, 16);
+    uint64_t span = (uint64_t(nd - 1) * p.srcNdStride * 256 + (uint64_t(nF - 1) * p.srcStride + p.mSize) * 16) * sizeof(U);
+    ascsim::check_in_pool(api, "src (L0C)", src.addr_, ascsim::POOL_L0C, 64, span);
+    if (fmt == CO2Layout::ROW_MAJOR && p.dstStride < p.nSize)
+        ascsim::fail_cube(api, "dstStride " + std::to_string(p.dstStride) + " (elements per destination row) < nSize " + std::to_string(p.nSize));
+    float sc = scale_of(p.deqScalar);
+    std::vector<T> row(p.nSize);
+    for (uint32_t q = 0; q < nd; ++q) {
+        const U* s0 = src.addr_ + uint64_t(q) * p.srcNdStride * 256;
+        T* d0 = dst.addr_ + uint64_t(q) * p.dstNdStride;
+        for (uint32_t i = 0; i < p.mSize; ++i) {
+            for (uint32_t j = 0; j < p.nSize; ++j) {
+                float v = float(s0[(uint64_t(j / 16) * p.srcStride + i) * 16 + j % 16]);
+                if (p.reluEn) v = v > 0 ? v : 0;
+                switch (p.quantPre) {
+                    case QuantMode_t::DEQF16: case QuantMode_t::QF322B8_PRE: case QuantMode_t::REQ8: v *= sc; break;
+                    case QuantMode_t::VDEQF16: case QuantMode_t::VQF322B8_PRE: case QuantMode_t::VREQ8: v *= scale_of(vscale[j]); break;
+                    default: break;
+                }
+                T out = saturate_to<T>(v);
+                if (fmt == CO2Layout::ROW_MAJOR) {
+                    row[j] = out;
+                } else {   // NZ out: column block j/16 starts dstStride 32-byte blocks after the previous one
+                    T* d = d0 + uint64_t(j / 16) * p.dstStride * (32 / sizeof(T)) + uint64_t(i) * 16 + j % 16;
+                    ascsim::gm_store(d, &out, 1, api);
+                }
+            }
+            if (fmt == CO2Layout::ROW_MAJOR) ascsim::gm_store(d0 + uint64_t(i) * p.dstStride, row.data(), p.nSize, api);
+        }
+    }
+}
+}  // namespace ascsim_cube_detail
+
+template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
+__aicore__ inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const FixpipeParamsV220& p) {
+    ascsim_cube_detail::fixpipe<T, U>("Fixpipe", dst, src, nullptr, p, config.format);
+}
+template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
+__aicore__ inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const LocalTensor<uint64_t>& cbufWorkspace,
+                               const FixpipeParamsV220& p) {
+    ascsim::check_in_pool("Fixpipe", "cbufWorkspace", cbufWorkspace.addr_, ascsim::POOL_L1, 32, uint64_t(p.nSize) * 8);
+    ascsim_cube_detail::fixpipe<T, U>("Fixpipe", dst, src, cbufWorkspace.addr_, p, config.format);
+}
+
+// ------------------------------------------------------------------------------------------- cross-core sync --
+template <uint8_t modeId, pipe_t pipe> __aicore__ inline void CrossCoreSetFlag(uint16_t flagId) {
+    static_assert(modeId <= 2, "CrossCoreSetFlag: modeId must be 0, 1 or 2");
+    static_assert(pipe != PIPE_S && pipe != PIPE_ALL, "CrossCoreSetFlag: PIPE_S and PIPE_ALL are not supported");
+    ::ascsim::cross_core_set(modeId, flagId, "CrossCoreSetFlag");
+}
+template <uint8_t modeId = 0, pipe_t pipe = PIPE_S> __aicore__ inline void CrossCoreWaitFlag(uint16_t flagId) {
+    static_assert(modeId <= 2, "CrossCoreWaitFlag: modeId must be 0, 1 or 2");
+    ::ascsim::cross_core_wait(flagId, "CrossCoreWaitFlag");
+}
+
+}  // namespace AscendC
+#endif  // ASCSIM_ASCSIM_KERNEL_CUBE_API_H_

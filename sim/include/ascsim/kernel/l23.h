@@ -1,0 +1,9 @@
+// ascsim levels 2/3: everything beyond the tier-1 vector API (one umbrella so kernel_operator.h needs one line).
+#ifndef ASCSIM_ASCSIM_KERNEL_L23_H_
+#define ASCSIM_ASCSIM_KERNEL_L23_H_
+#include "cube_mem.h"
+#include "cube_api.h"
+#include "intrinsics.h"
+#include "hl_math.h"
+#include "hl_reduce.h"
+#endif  // ASCSIM_ASCSIM_KERNEL_L23_H_
