@@ -211,6 +211,7 @@ int main() {
         CHECK(has(throws([&] { tb.GetWithOffset<float>(4, 16); }), "aligned"));
         CHECK(has(throws([&] { pipe.InitBuffer(tb, 200 * 1024); }), "ub address out of bounds"));
     }
+    CHECK(has(throws([&] { WholeReduceSum(z, x, 64, 300, 1, 1, 8); }), "repeatTime"));
     CHECK(has(throws([&] { WaitFlag<HardEvent::V_S>(0); }), "timeout"));
     SetFlag<HardEvent::MTE2_V>(1);
     WaitFlag<HardEvent::MTE2_V>(1);

@@ -52,6 +52,8 @@ inline bool bit(const Mask& m, uint32_t i) { return (m.bits[i >> 6] >> (i & 63))
 // Checks operand placement for a level-0 call and returns the number of repeats to run.
 template <size_t N>
 inline uint32_t prepare_repeats(const char* api, const Mask& m, uint32_t repeat, uint32_t epr, const Opnd (&ops)[N]) {
+    if (!m.counter && repeat > 255)
+        fail(api, "Failed to check repeatTime value", "repeatTime " + std::to_string(repeat) + " outside the valid range 0 ~ 255");
     uint32_t reps = m.counter ? uint32_t((m.total + epr - 1) / epr) : repeat;
     if (reps == 0) return 0;
     if (!m.counter && m.bits[0] == 0 && m.bits[1] == 0) return 0;
