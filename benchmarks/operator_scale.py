@@ -25,7 +25,6 @@ import threading
 import time
 from pathlib import Path
 
-import yaml
 
 REPO = Path(__file__).resolve().parents[1]
 _spec = importlib.util.spec_from_file_location("kernelgen_testenv", REPO / "hack" / "testenv" / "cluster.py")
@@ -127,7 +126,7 @@ def measure(n: int, settle: float, workdir: Path) -> dict:
         names = [f"r{i:05d}" for i in range(n)]
         doc = {"apiVersion": "v1", "kind": "List", "items": [benchrun(x) for x in names]}
         t_apply = time.monotonic()
-        cluster.kubectl("apply", "-f", "-", input=yaml.safe_dump(doc), timeout=1800)
+        cluster.kubectl("apply", "-f", "-", input=json.dumps(doc), timeout=1800)
         apply_s = time.monotonic() - t_apply
         deadline = time.monotonic() + 600
         while len(jobs_w.seen) < n and time.monotonic() < deadline:

@@ -376,7 +376,10 @@ class TestCluster:
                          "labels": {**labels, "kubernetes.io/hostname": name}},
             "spec": {"taints": taints},
             "status": {"capacity": capacity, "allocatable": capacity,
-                       "nodeInfo": {"architecture": arch, "operatingSystem": "linux"}},
+                       "nodeInfo": {"architecture": arch, "operatingSystem": "linux", "machineID": name,
+                                    "systemUUID": name, "bootID": "", "kernelVersion": "kwok",
+                                    "osImage": "kwok", "containerRuntimeVersion": "kwok", "kubeletVersion": "kwok",
+                                    "kubeProxyVersion": "kwok"}},
         }
 
     def create_nodes(self) -> None:

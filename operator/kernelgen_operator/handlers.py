@@ -109,11 +109,10 @@ async def _startup(settings: kopf.OperatorSettings, **_: Any) -> None:
     settings.persistence.diffbase_storage = kopf.AnnotationsDiffBaseStorage(
         prefix=GROUP, key="last-handled-configuration")
     settings.posting.level = logging.WARNING
-    settings.watching.server_timeout = float(os.environ.get("KERNELGEN_WATCH_TIMEOUT", "300"))
+    settings.watching.server_timeout = int(os.environ.get("KERNELGEN_WATCH_TIMEOUT", "300"))
     settings.watching.client_timeout = settings.watching.server_timeout + 30
     settings.networking.request_timeout = 60
     settings.execution.max_workers = CONFIG.workers
-    settings.batching.worker_limit = None
     try:
         kube_config.load_incluster_config()
     except kube_config.ConfigException:

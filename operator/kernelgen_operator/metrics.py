@@ -9,7 +9,7 @@ Object state (collector):
   kernelgen_run_status_phase{kind,namespace,name,phase}               one-hot over the five phases
   kernelgen_run_start_time_seconds / _completion_time_seconds{kind,namespace,name}
   kernelgen_run_progress_ratio{kind,namespace,name}                   0..1
-  kernelgen_run_restarts{kind,namespace,name}
+  kernelgen_run_status_restarts{kind,namespace,name}
   kernelgen_runs{kind,phase}                                          runs by kind and phase
   kernelgen_benchrun_compile_ratio / _exec_ratio / _speedup_geomean{namespace,name}
   kernelgen_benchrun_pass_at_k{namespace,name,k}
@@ -135,7 +135,7 @@ class RunCollector(Collector):
         start = GaugeMetricFamily("kernelgen_run_start_time_seconds", "When the run started.", labels=lbl)
         done = GaugeMetricFamily("kernelgen_run_completion_time_seconds", "When the run finished.", labels=lbl)
         prog = GaugeMetricFamily("kernelgen_run_progress_ratio", "Progress of the run, 0..1.", labels=lbl)
-        restarts = GaugeMetricFamily("kernelgen_run_restarts", "Stage retries of the run so far.", labels=lbl)
+        restarts = GaugeMetricFamily("kernelgen_run_status_restarts", "Stage retries of the run so far (status.restarts).", labels=lbl)
         by_phase = GaugeMetricFamily("kernelgen_runs", "Runs by kind and phase.", labels=["kind", "phase"])
         compile_r = GaugeMetricFamily("kernelgen_benchrun_compile_ratio", "Fraction of candidates that compiled.",
                                       labels=["namespace", "name"])

@@ -65,7 +65,8 @@ class Kubectl:
         return self.cluster.kubectl("-n", self.ns, *args, input=input, check=check)
 
     def apply(self, doc: dict[str, Any] | str) -> None:
-        text = doc if isinstance(doc, str) else yaml.safe_dump(doc)
+        # JSON, not YAML: kubectl reads YAML 1.1, where a key such as `n` (sampling.n) would become the boolean false.
+        text = doc if isinstance(doc, str) else json.dumps(doc)
         self("apply", "-f", "-", input=text)
 
     def get(self, kind: str, name: str | None = None, selector: str | None = None) -> Any:

@@ -39,8 +39,7 @@ def test_killing_the_operator_between_reconcile_steps(k8s, tmp_path):
     import json
 
     def apply(name):
-        import yaml
-        k8s.kubectl("-n", ns, "apply", "-f", "-", input=yaml.safe_dump(benchrun(name, shards=2)))
+        k8s.kubectl("-n", ns, "apply", "-f", "-", input=json.dumps(benchrun(name, shards=2)))
 
     def runs():
         out = json.loads(k8s.kubectl("-n", ns, "get", "benchruns", "-o", "json").stdout)["items"]
