@@ -63,7 +63,9 @@ def core_prologue(core: str) -> str:
     """Declarations placed at the top of the per-TU kernel namespace: kernels may reopen `namespace AscendC`, and
     `g_coreType` / `ASCEND_IS_AIC` must be the constexpr core type of this build."""
     ct = "::AscendC::AIC" if core == "AIC" else "::AscendC::AIV"
+    # catlass-style sources also reopen `namespace std` (device code has no STL): keep ::std reachable through it
     return (f"namespace AscendC {{ using namespace ::AscendC; constexpr int32_t g_coreType = {ct}; }}\n"
+            "namespace std { using namespace ::std; }\n"
             "using AscendC::g_coreType;\nusing ::AscendC::GetTPipePtr;\n")
 
 

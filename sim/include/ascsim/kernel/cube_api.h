@@ -76,6 +76,9 @@ inline uint8_t* cube_allocate(const char* api, AscendC::TPosition pos, uint64_t 
 
 }  // namespace ascsim
 
+// a compiler built-in type on the device (kernels name it without AscendC::)
+enum class QuantMode_t : uint8_t { NoQuant = 0, F322F16, F322BF16, DEQF16, VDEQF16, QF322B8_PRE, VQF322B8_PRE, REQ8, VREQ8 };
+
 namespace AscendC {
 
 // ------------------------------------------------------------------------------------------- parameter types --
@@ -126,7 +129,7 @@ struct MmadParams {
     bool cmatrixSource = false;
     bool cmatrixInitVal = true;
 };
-enum class QuantMode_t : uint8_t { NoQuant = 0, F322F16, F322BF16, DEQF16, VDEQF16, QF322B8_PRE, VQF322B8_PRE, REQ8, VREQ8 };
+using ::QuantMode_t;
 using QuantMode = QuantMode_t;
 enum class CO2Layout : uint8_t { NZ = 0, ROW_MAJOR, COLUMN_MAJOR };
 struct FixpipeConfig { CO2Layout format; };

@@ -1,3 +1,162 @@
-#ifndef ASCSIM_ASCSIM_KERNEL_HL_MATH_H_
-#define ASCSIM_ASCSIM_KERNEL_HL_MATH_H_
-#endif  // ASCSIM_ASCSIM_KERNEL_HL_MATH_H_
+// ascsim: high-level elementwise math APIs (reference §2.9) with their temporary-buffer accounting, plus
+// BroadCast. Each API has the vendor's four shapes: (dst, src, sharedTmpBuffer, calCount), (dst, src, tmp),
+// (dst, src, calCount), (dst, src); without a tmp the API takes scratch from the UB after the last TPipe buffer.
+// Results: correctly rounded float math, rounded to T once (the hardware approximations are within 1e-3).
+// Temp model (also what the host helpers in tiling/ascsim_hl_tiling.h report): an API keeps `live` float
+// vectors; it needs at least live * 256 B (one repeat each) and at most live * align32(count * 4) B.
+#ifndef ASCSIM_KERNEL_HL_MATH_H_
+#define ASCSIM_KERNEL_HL_MATH_H_
+#include <cmath>
+#include <string>
+#include "engine.h"
+#include "tpipe.h"
+
+namespace ascsim {
+inline uint32_t hl_min_tmp(uint32_t live) { return live * 256u; }
+
+// Checks the temporary buffer (or the UB tail when tmp == nullptr) and the operand footprints.
+template <class T, class U = T>
+inline void hl_check(const char* api, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>* src, uint32_t count,
+                     const AscendC::LocalTensor<uint8_t>* tmp, uint32_t live) {
+    if (count == 0) return;
+    check_count(api, dst, count);
+    if (src) check_count(api, *src, count);
+    uint32_t need = hl_min_tmp(live);
+    if (tmp) {
+        check_ub_aligned(api, tmp->addr_);
+        if (tmp->GetSize() < need)
+            fail(api, "sharedTmpBuffer is too small",
+                 "the API needs at least " + std::to_string(need) + " B of temporary buffer (Get" + std::string(api) +
+                     "MaxMinTmpSize minValue) but got " + std::to_string(tmp->GetSize()) + " B");
+        check_ub(api, tmp->addr_, tmp->GetSize());
+        auto overlaps = [&](const void* p, size_t bytes) {
+            const uint8_t* a = static_cast<const uint8_t*>(p);
+            return a < tmp->addr_ + tmp->GetSize() && tmp->addr_ < a + bytes;
+        };
+        if (overlaps(dst.addr_, size_t(count) * sizeof(T)) || (src && overlaps(src->addr_, size_t(count) * sizeof(U))))
+            fail(api, "sharedTmpBuffer overlaps an operand", "the temporary buffer must not share UB with src/dst");
+    } else {
+        auto* pipe = AscendC::GetTPipePtr();
+        uint32_t used = pipe ? pipe->UsedBytes() : 0;
+        if (core().ub_size < used + need)
+            fail(api, "no UB left for the API's temporary buffer",
+                 "without sharedTmpBuffer the API uses the UB after the last InitBuffer (" + std::to_string(core().ub_size - std::min(used, core().ub_size)) +
+                     " B free) but needs " + std::to_string(need) + " B; leave room or pass a sharedTmpBuffer");
+    }
+}
+
+template <class T, class F>
+inline void hl_unary(const char* api, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+                     const AscendC::LocalTensor<uint8_t>* tmp, uint32_t count, uint32_t live, F f) {
+    static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>, "high-level math APIs support half and float");
+    hl_check(api, dst, &src, count, tmp, live);
+    for (uint32_t i = 0; i < count; ++i) dst.addr_[i] = T(f(float(src.addr_[i])));
+}
+}  // namespace ascsim
+
+namespace AscendC {
+
+#define ASCSIM_HL_UNARY(NAME, LIVE, EXPR)                                                                              \
+    template <typename T, bool isReuseSource = false>                                                                  \
+    __aicore__ inline void NAME(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                      \
+                                const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount) {                \
+        ::ascsim::hl_unary(#NAME, dstTensor, srcTensor, &sharedTmpBuffer, calCount, LIVE, [](float x) { return EXPR; }); \
+    }                                                                                                                  \
+    template <typename T, bool isReuseSource = false>                                                                  \
+    __aicore__ inline void NAME(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                      \
+                                const LocalTensor<uint8_t>& sharedTmpBuffer) {                                         \
+        NAME<T, isReuseSource>(dstTensor, srcTensor, sharedTmpBuffer, srcTensor.GetSize());                            \
+    }                                                                                                                  \
+    template <typename T, bool isReuseSource = false>                                                                  \
+    __aicore__ inline void NAME(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const uint32_t calCount) { \
+        ::ascsim::hl_unary(#NAME, dstTensor, srcTensor, nullptr, calCount, LIVE, [](float x) { return EXPR; });        \
+    }                                                                                                                  \
+    template <typename T, bool isReuseSource = false>                                                                  \
+    __aicore__ inline void NAME(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor) {                    \
+        NAME<T, isReuseSource>(dstTensor, srcTensor, srcTensor.GetSize());                                             \
+    }
+
+ASCSIM_HL_UNARY(Sigmoid, 2, 1.0f / (1.0f + std::exp(-x)))
+ASCSIM_HL_UNARY(Tanh, 2, std::tanh(x))
+ASCSIM_HL_UNARY(Erf, 3, std::erf(x))
+ASCSIM_HL_UNARY(Erfc, 3, std::erfc(x))
+ASCSIM_HL_UNARY(Sin, 3, std::sin(x))
+ASCSIM_HL_UNARY(Cos, 3, std::cos(x))
+ASCSIM_HL_UNARY(Tan, 3, std::tan(x))
+ASCSIM_HL_UNARY(Asin, 3, std::asin(x))
+ASCSIM_HL_UNARY(Acos, 3, std::acos(x))
+ASCSIM_HL_UNARY(Atan, 3, std::atan(x))
+ASCSIM_HL_UNARY(Sinh, 2, std::sinh(x))
+ASCSIM_HL_UNARY(Cosh, 2, std::cosh(x))
+ASCSIM_HL_UNARY(Log, 1, std::log(x))
+ASCSIM_HL_UNARY(Log2, 1, std::log2(x))
+ASCSIM_HL_UNARY(Log10, 1, std::log10(x))
+ASCSIM_HL_UNARY(Sign, 1, (x > 0.0f ? 1.0f : (x < 0.0f ? -1.0f : 0.0f)))
+ASCSIM_HL_UNARY(Frac, 1, x - std::trunc(x))
+#undef ASCSIM_HL_UNARY
+
+// Power: tensor^tensor, tensor^scalar, scalar^tensor.
+#define ASCSIM_HL_POWER(A0, A1, GET0, GET1, SRC)                                                                       \
+    template <typename T, bool isReuseSource = false>                                                                  \
+    __aicore__ inline void Power(const LocalTensor<T>& dstTensor, A0 src0, A1 src1,                                    \
+                                 const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount) {               \
+        ::ascsim::hl_check("Power", dstTensor, SRC, calCount, &sharedTmpBuffer, 4);                                   \
+        for (uint32_t i = 0; i < calCount; ++i) dstTensor.addr_[i] = T(std::pow(float(GET0), float(GET1)));            \
+    }                                                                                                                  \
+    template <typename T, bool isReuseSource = false>                                                                  \
+    __aicore__ inline void Power(const LocalTensor<T>& dstTensor, A0 src0, A1 src1, const uint32_t calCount) {         \
+        ::ascsim::hl_check("Power", dstTensor, SRC, calCount, nullptr, 4);                                            \
+        for (uint32_t i = 0; i < calCount; ++i) dstTensor.addr_[i] = T(std::pow(float(GET0), float(GET1)));            \
+    }                                                                                                                  \
+    template <typename T, bool isReuseSource = false>                                                                  \
+    __aicore__ inline void Power(const LocalTensor<T>& dstTensor, A0 src0, A1 src1,                                    \
+                                 const LocalTensor<uint8_t>& sharedTmpBuffer) {                                        \
+        Power<T, isReuseSource>(dstTensor, src0, src1, sharedTmpBuffer, dstTensor.GetSize());                          \
+    }                                                                                                                  \
+    template <typename T, bool isReuseSource = false>                                                                  \
+    __aicore__ inline void Power(const LocalTensor<T>& dstTensor, A0 src0, A1 src1) {                                  \
+        Power<T, isReuseSource>(dstTensor, src0, src1, dstTensor.GetSize());                                           \
+    }
+ASCSIM_HL_POWER(const LocalTensor<T>&, const LocalTensor<T>&, src0.addr_[i], src1.addr_[i], &src0)
+ASCSIM_HL_POWER(const LocalTensor<T>&, const T&, src0.addr_[i], src1, &src0)
+ASCSIM_HL_POWER(const T&, const LocalTensor<T>&, src0, src1.addr_[i], &src1)
+#undef ASCSIM_HL_POWER
+
+// BroadCast<T, dim, axis>: numpy-style broadcast of srcShape (1 along `axis`) to dstShape, dim 1 or 2.
+// Operands may alias (the source is read completely first). Needs 32-byte aligned rows along the last axis.
+template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
+__aicore__ inline void BroadCast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const uint32_t dstShape[dim],
+                                 const uint32_t srcShape[dim], const LocalTensor<uint8_t>* tmp) {
+    static_assert(dim == 1 || dim == 2, "BroadCast supports dim 1 and 2");
+    static_assert(axis >= 0 && axis < dim, "BroadCast: axis out of range");
+    uint32_t total = 1, stotal = 1;
+    for (int i = 0; i < dim; ++i) {
+        if (srcShape[i] != dstShape[i] && srcShape[i] != 1)
+            ::ascsim::fail("BroadCast", "Failed to check shape", "srcShape must equal dstShape or be 1 on every axis");
+        if (i != axis && srcShape[i] != dstShape[i])
+            ::ascsim::fail("BroadCast", "Failed to check shape", "only the broadcast axis may differ");
+        total *= dstShape[i];
+        stotal *= srcShape[i];
+    }
+    if (dim == 2 && axis == 1 && (dstShape[1] * sizeof(T)) % 32)
+        ::ascsim::fail("BroadCast", "Failed to check shape", "the last axis of dstShape must be 32-byte aligned");
+    ::ascsim::hl_check("BroadCast", dstLocal, &srcLocal, total, tmp, 1);
+    std::vector<T> s(srcLocal.addr_, srcLocal.addr_ + stotal);
+    if (dim == 1) { for (uint32_t i = 0; i < total; ++i) dstLocal.addr_[i] = s[0]; return; }
+    for (uint32_t r = 0; r < dstShape[0]; ++r)
+        for (uint32_t c = 0; c < dstShape[1]; ++c)
+            dstLocal.addr_[size_t(r) * dstShape[1] + c] = axis == 0 ? s[c] : s[r];
+}
+template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
+__aicore__ inline void BroadCast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const uint32_t dstShape[dim],
+                                 const uint32_t srcShape[dim], LocalTensor<uint8_t>& sharedTmpBuffer) {
+    BroadCast<T, dim, axis, isReuseSource>(dstLocal, srcLocal, dstShape, srcShape, &sharedTmpBuffer);
+}
+template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
+__aicore__ inline void BroadCast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const uint32_t dstShape[dim],
+                                 const uint32_t srcShape[dim]) {
+    BroadCast<T, dim, axis, isReuseSource>(dstLocal, srcLocal, dstShape, srcShape, static_cast<const LocalTensor<uint8_t>*>(nullptr));
+}
+
+}  // namespace AscendC
+#endif  // ASCSIM_KERNEL_HL_MATH_H_

@@ -1,6 +1,16 @@
 // ascsim levels 2/3: everything beyond the tier-1 vector API (one umbrella so kernel_operator.h needs one line).
 #ifndef ASCSIM_ASCSIM_KERNEL_L23_H_
 #define ASCSIM_ASCSIM_KERNEL_L23_H_
+// Standard headers kernels include themselves: included here first so that a kernel's own #include (which the
+// build places inside a per-TU namespace) is a no-op.
+#include <array>
+#include <functional>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <vector>
 #include "cube_mem.h"
 #include "cube_api.h"
 #include "intrinsics.h"
