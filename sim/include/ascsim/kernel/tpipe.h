@@ -162,6 +162,9 @@ public:
             ascsim::fail_queue("TBuf::GetWithOffset", "range exceeds the TBuf of " + std::to_string(len_) + " bytes");
         return LocalTensor<T>(reinterpret_cast<T*>(base_ + bufOffset), size, pos);
     }
+    // the vendor TBuf also offers the queue-style calls (no queue semantics: Alloc = Get, Free = nothing)
+    template <typename T> LocalTensor<T> AllocTensor() { return Get<T>(); }
+    template <typename T> void FreeTensor(LocalTensor<T>&) {}
     void Bind(uint8_t* base, uint32_t len) { base_ = base; len_ = len; }
 
 private:
@@ -190,7 +193,7 @@ inline uint8_t* TPipe::Allocate(const char* api, TPosition pos, uint64_t bytes) 
                      std::to_string(ascsim::kUbUsableBytes) + " B that the platform reports as usable");
     uint8_t* p = c.ub + used_;
     used_ += uint32_t(bytes);
-    std::memset(p, ascsim::kPoisonByte, bytes);   // UB holds garbage: uninitialised reads show up as NaN
+    if (c.ub) std::memset(p, ascsim::kPoisonByte, bytes);   // UB holds garbage (no UB on an AIC: bookkeeping only)
     return p;
 }
 
