@@ -65,3 +65,14 @@ def test_nkb_check_precision_compat():
 def test_tolerance_overrides_by_alias():
     assert tolerance_for(torch.float16) == (1e-3, 1e-3)
     assert tolerance_for(torch.float16, {"fp16": {"atol": 0.5}}) == (0.5, 1e-3)
+
+
+def test_declared_dtype_accepts_a_wider_reference_only_for_that_dtype():
+    ref = torch.arange(10, dtype=torch.int64)
+    assert compare(ref, ref.to(torch.int32), declared_dtype="int32").verdict == Verdict.OK
+    assert compare(ref, ref.to(torch.int32)).verdict == Verdict.DTYPE_MISMATCH
+    assert compare(ref, ref.to(torch.int16), declared_dtype="int32").verdict == Verdict.DTYPE_MISMATCH
+    assert compare(ref, ref.float(), declared_dtype="float32").verdict == Verdict.DTYPE_MISMATCH   # int vs float
+    wide = torch.linspace(-3, 3, 101, dtype=torch.float32)
+    assert compare(wide, wide.half(), declared_dtype="float16").verdict == Verdict.OK   # fp16 tolerance applies
+    assert compare(wide, wide.half(), declared_dtype="float32").verdict == Verdict.DTYPE_MISMATCH

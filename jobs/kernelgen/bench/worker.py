@@ -202,8 +202,9 @@ def run(job: dict[str, Any]) -> dict[str, Any]:
             mutated_cand.append(ca)
     ref_all = ref if not mutated_ref else [*(ref if isinstance(ref, (list, tuple)) else [ref]), *mutated_ref]
     out_all = out if not mutated_ref else [*(out if isinstance(out, (list, tuple)) else [out]), *mutated_cand]
+    declared = row.get("dtype") if isinstance(row.get("dtype"), str) else None
     check = compare(ref_all, out_all, tolerances=job.get("tolerances") or None,
-                    custom_check=custom_check if not mutated_ref else None, row=row)
+                    custom_check=custom_check if not mutated_ref else None, row=row, declared_dtype=declared)
     result: dict[str, Any] = {"verdict": check.verdict.value, "message": check.message,
                               "max_abs_err": check.max_abs_err, "max_rel_err": check.max_rel_err,
                               "mismatch_fraction": check.mismatch_fraction}
