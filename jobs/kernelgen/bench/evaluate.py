@@ -28,6 +28,9 @@ from .sandbox import run_case
 from .tasks import select_cases, task_sha256
 
 COMPILE_LOG_CHARS = 4000
+#: Bump when the evaluation semantics change (comparison rules, input generation): recorded in every record's
+#: versions, and records of another harness version are evaluated again on resume.
+HARNESS_VERSION = "2"
 
 
 @dataclass
@@ -114,7 +117,7 @@ class Evaluator:
         self.backend, self.settings, self.log, self.run = backend, settings, log, run
         self.workdir = Path(workdir)
         self.on_record, self.on_skip = on_record, on_skip
-        self.versions = dict(backend.versions())
+        self.versions = {**backend.versions(), "harness": HARNESS_VERSION}
         self._lock = threading.Lock()
         self.outcome = EvalOutcome()
         self._task_hashes: dict[str, str] = {}
@@ -212,7 +215,8 @@ class Evaluator:
     def run_all(self, work: list[tuple[Task, Candidate, list[TestCase]]]) -> EvalOutcome:
         # a record counts as done only for the same candidate and task content (an edited candidate or task is
         # evaluated again; its new record supersedes the old one, last line wins)
-        done = {k: (r.candidate_sha256, r.task_sha256) for k, r in self.log.load().items()}
+        done = {k: (r.candidate_sha256, r.task_sha256) for k, r in self.log.load().items()
+                if r.versions.get("harness") == HARNESS_VERSION}
         skipped = sum(1 for t, cand, cases in work for c in cases
                       if done.get((t.task_id, c.case_id, cand.sample)) == (candidate_sha256(cand.files),
                                                                             self._task_sha(t)))
