@@ -91,7 +91,7 @@ public:
         return true;
     }
     template <TPosition s, TPosition d, typename T> bool EnQue(const LocalTensor<T>& t) { return EnQue(t); }
-    template <typename T> LocalTensor<T> DeQue() {
+    template <typename T = uint8_t> LocalTensor<T> DeQue() {   // kernels also call DeQue() only to pop
         Require("DeQue");
         if (count_ == 0) ascsim::fail_queue("DeQue", "DeQue on an empty queue: the core would wait forever (aicore timeout)");
         int i = fifo_[head_];
