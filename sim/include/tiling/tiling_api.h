@@ -4,4 +4,5 @@
 #include "register/tilingdata_base.h"
 #include "register/op_def_registry.h"
 #include "tiling/platform/platform_ascendc.h"
+#include "ascsim/host/hl_tiling.h"   // high-level API temp-buffer sizes
 #endif  // ASCSIM_TILING_TILING_API_H_
