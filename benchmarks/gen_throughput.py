@@ -9,8 +9,10 @@ bandwidth (every decode step reads all weights plus the live KV cache) and the m
 
   PYTHONPATH=jobs python benchmarks/gen_throughput.py [--batches 1,16,64,256] [--accel compile]
 
-Variants: `plain` = model.generate with its defaults (dynamic cache, eager); `engine` = TransformersEngine
-with --accel (static KV cache, + torch.compile reduce-overhead i.e. CUDA graphs for `compile`).
+Variants: `plain` = model.generate with its defaults (dynamic cache, eager); `engine[graph]` = TransformersEngine's
+StaticDecoder (static KV cache, decode step replayed as one CUDA graph); `engine[compile]` = model.generate with
+a static cache and torch.compile (reduce-overhead); `engine[static]` = static cache, eager.
+Every greedy output is checked by one teacher-forced forward pass (greedy_check).
 """
 from __future__ import annotations
 
@@ -109,7 +111,21 @@ def run_variant(name, gen, batch, prompt_len, new, warm: int):
     dt, out = sync_time(lambda: gen(ids, mask, new))
     assert out.shape == (batch, new), (name, out.shape)
     ttft, _ = sync_time(lambda: gen(ids, mask, 1))
-    return dt, ttft, out
+    return dt, ttft, out, ids
+
+
+@torch.inference_mode()
+def greedy_check(model, ids, out, rows: int = 4) -> dict:
+    """Teacher-forced check of a greedy decode: one full forward over prompt + generated tokens; each generated
+    token should be the argmax at its position. bf16 kernels differ between paths, so near-ties (top logit
+    within 0.05 of the chosen one) are counted apart from real mismatches."""
+    seq = torch.cat([ids[:rows], out[:rows]], dim=1)
+    logits = model(input_ids=seq).logits[:, ids.shape[1] - 1:-1].float()
+    chosen = logits.gather(-1, out[:rows, :, None]).squeeze(-1)
+    top = logits.max(-1).values
+    agree = (logits.argmax(-1) == out[:rows]).float().mean().item()
+    real = ((top - chosen) > 0.05).float().mean().item()
+    return {"argmax_agreement": round(agree, 4), "mismatch_beyond_tie": round(real, 4)}
 
 
 def main() -> None:
@@ -117,7 +133,7 @@ def main() -> None:
     ap.add_argument("--batches", default="1,16,64,256")
     ap.add_argument("--prompt", type=int, default=512)
     ap.add_argument("--new", type=int, default=256)
-    ap.add_argument("--accel", default="compile", choices=["none", "static", "compile"])
+    ap.add_argument("--accel", default="graph", help="engine decoding paths, comma-separated: graph,compile,static")
     ap.add_argument("--skip-plain", action="store_true")
     ap.add_argument("--json", default=os.environ.get("OUT", ".") + "/gen_throughput.json")
     args = ap.parse_args()
@@ -128,28 +144,30 @@ def main() -> None:
     bw, flops = measure_ceilings()
     print(f"measured copy bandwidth {bw / 1e12:.2f} TB/s, bf16 matmul {flops / 1e12:.0f} TFLOP/s", flush=True)
     model = build_model()
-    engine = TransformersEngine("qwen3-0.6b-random", model=model, tok=None, accel=args.accel)
-    greedy = SamplingParams(n=1, temperature=0.0, max_tokens=args.new)
+    engines = {a: TransformersEngine("qwen3-0.6b-random", model=model, tok=None, accel=a)
+               for a in args.accel.split(",")}
 
     def plain(ids, mask, new):
         with torch.inference_mode():
             return model.generate(input_ids=ids, attention_mask=mask, max_new_tokens=new, do_sample=False,
                                   pad_token_id=0)[:, ids.shape[1]:]
 
-    def eng(ids, mask, new):
-        return engine.generate_ids(ids, mask, SamplingParams(temperature=0.0, max_tokens=new))
+    def eng_fn(engine):
+        return lambda ids, mask, new: engine.generate_ids(ids, mask, SamplingParams(temperature=0.0, max_tokens=new))
 
     rows = []
     for b in [int(x) for x in args.batches.split(",")]:
         roof = roofline_seconds(model, b, args.prompt, args.new, bw, flops)
         row = {"batch": b, "roofline_tok_s": b * args.new / roof}
-        variants = ([] if args.skip_plain else [("plain", plain, 1)]) + [(f"engine[{args.accel}]", eng, 2)]
+        variants = ([] if args.skip_plain else [("plain", plain, 1)]) + \
+            [(f"engine[{a}]", eng_fn(e), 2) for a, e in engines.items()]
         for name, fn, warm in variants:
             try:
                 t0 = time.perf_counter()
-                dt, ttft, out = run_variant(name, fn, b, args.prompt, args.new, warm)
+                dt, ttft, out, ids = run_variant(name, fn, b, args.prompt, args.new, warm)
                 row[name] = {"tok_s": b * args.new / dt, "seconds": dt, "ttft_s": ttft,
-                             "roofline_fraction": roof / dt, "wall_incl_warmup_s": time.perf_counter() - t0}
+                             "roofline_fraction": roof / dt, "wall_incl_warmup_s": time.perf_counter() - t0,
+                             "greedy_check": greedy_check(model, ids, out)}
                 if name == "plain":
                     row["_plain_out"] = out
                 elif "_plain_out" in row:

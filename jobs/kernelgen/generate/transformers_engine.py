@@ -1,8 +1,11 @@
 """`transformers` engine: local HF or GGUF checkpoints, batched, left-padded, CPU or GPU.
 
-The everyday engine for small models and for CI (SmolLM2 GGUF on CPU). For throughput on a GPU it can
-switch generate's decoding to a static KV cache, optionally compiled with CUDA graphs
-(`accel="static"` / `accel="compile"`); `benchmarks/gen_throughput.py` measures what each buys.
+The everyday engine for small models and for CI (SmolLM2 GGUF on CPU). Decoding paths (`accel`):
+- `graph` (default on CUDA for Llama-family models): kernelgen.generate.fastdecode.StaticDecoder, a static KV
+  cache with the whole decode step replayed as one CUDA graph;
+- `static` / `compile`: model.generate with its static cache, plain or torch.compile'd (reduce-overhead);
+- `none` (default on CPU): plain model.generate.
+`benchmarks/gen_throughput.py` measures what each buys.
 """
 from __future__ import annotations
 
@@ -16,7 +19,7 @@ from .engine import Completion, Prompt, SamplingParams, sample_seed, split_reaso
 
 log = logging.getLogger(__name__)
 
-Accel = Literal["none", "static", "compile"]
+Accel = Literal["auto", "none", "static", "compile", "graph", "graph-compile"]
 
 
 @dataclass
@@ -57,20 +60,22 @@ class TransformersEngine:
 
     def __init__(self, model_dir: str | Path, *, gguf_file: str | None = None, tokenizer: str | Path | None = None,
                  model_id: str | None = None, device: str | None = None, dtype: Any = None,
-                 batch_size: int = 16, accel: Accel = "none", model=None, tok=None):
+                 batch_size: int = 16, accel: Accel = "auto", model=None, tok=None):
         if model is None:
             model, tok = load_model(model_dir, gguf_file=gguf_file, tokenizer=tokenizer, device=device, dtype=dtype)
         self.model, self.tok = model, tok
         self.model_id = model_id or (f"{model_dir}#{gguf_file}" if gguf_file else str(model_dir))
         self.batch_size = max(1, batch_size)
+        self._decoder = None
+        if accel == "auto":
+            from .fastdecode import supports
+
+            accel = "graph" if self.model.device.type == "cuda" and supports(self.model)[0] else "none"
         self.accel = accel
         if tok is not None:
             self.tok.padding_side = "left"
             if self.tok.pad_token_id is None:
                 self.tok.pad_token = self.tok.eos_token
-        if accel == "compile":
-            # generate() compiles the decoding step (mode reduce-overhead = CUDA graphs) when the cache is static.
-            self.model.generation_config.compile_config = _compile_config()
 
     @property
     def pad_token_id(self) -> int:
@@ -109,6 +114,8 @@ class TransformersEngine:
 
         if seed is not None:
             torch.manual_seed(seed)
+        if self.accel in ("graph", "graph-compile"):
+            return self._graph_generate(input_ids, attention_mask, params, seed)
         eos = self.model.generation_config.eos_token_id
         if eos is None and self.tok is not None:
             eos = self.tok.eos_token_id
@@ -129,6 +136,22 @@ class TransformersEngine:
             out = self.model.generate(input_ids=input_ids, attention_mask=attention_mask, generation_config=cfg,
                                       tokenizer=self.tok if params.stop else None)
         return out[:, input_ids.shape[1]:]
+
+    def _graph_generate(self, input_ids, attention_mask, params: SamplingParams, seed: int | None):
+        import torch
+
+        from .fastdecode import StaticDecoder
+
+        if self._decoder is None:
+            self._decoder = StaticDecoder(self.model, compile=self.accel == "graph-compile")
+        gen = None
+        if not params.greedy:
+            gen = torch.Generator(device=self.model.device)
+            gen.manual_seed(seed if seed is not None else torch.seed())
+        out = self._decoder.generate(input_ids, attention_mask, max_new_tokens=params.max_tokens,
+                                     eos_ids=self._eos_ids(), pad_id=self.pad_token_id,
+                                     temperature=params.temperature, top_p=params.top_p, generator=gen)
+        return out.tokens
 
     def _batch(self, batch: list[_Item], params: SamplingParams) -> Iterator[Completion]:
         t0 = time.perf_counter()
