@@ -128,6 +128,22 @@ class Decontaminator:
             return hit
         return self._code_overlap(src)
 
+    def _index(self):
+        """n-gram -> reference files holding it, so a candidate is scored against every file in one pass."""
+        if getattr(self, "_ident_idx", None) is None:
+            self._ident_idx: dict = {}
+            self._abs_idx: dict = {}
+            self._files: list[tuple[str, str, int, int]] = []     # (task, file, |ident grams|, |abstract grams|)
+            for t in self.tasks:
+                for fname, bi, ba in t.code:
+                    fid = len(self._files)
+                    self._files.append((t.task_id, fname, len(bi), len(ba)))
+                    for g in bi:
+                        self._ident_idx.setdefault(g, []).append(fid)
+                    for g in ba:
+                        self._abs_idx.setdefault(g, []).append(fid)
+        return self._ident_idx, self._abs_idx, self._files
+
     def _code_overlap(self, src: str) -> Hit | None:
         if not self.tasks:
             return None
@@ -136,17 +152,27 @@ class Decontaminator:
             return None
         keep = frozenset(called_names(src))
         abstract = ngrams(code_tokens(src, abstract_identifiers=True, keep=keep), self.n)
-        for t in self.tasks:
-            for fname, bi, ba in t.code:
-                if bi:
-                    c = len(bi & ident) / len(bi)
-                    if c >= self.containment:
-                        return Hit("ngram", t.task_id, round(c, 3), fname)
-                if ba and abstract:
-                    s = len(ba & abstract) / min(len(ba), len(abstract))
-                    if s >= self.similarity:
-                        return Hit("similarity", t.task_id, round(s, 3), fname)
-        return None
+        ident_idx, abs_idx, files = self._index()
+        hits_i: dict[int, int] = {}
+        for g in ident:
+            for fid in ident_idx.get(g, ()):
+                hits_i[fid] = hits_i.get(fid, 0) + 1
+        hits_a: dict[int, int] = {}
+        for g in abstract:
+            for fid in abs_idx.get(g, ()):
+                hits_a[fid] = hits_a.get(fid, 0) + 1
+        best: Hit | None = None
+        for fid, (task, fname, ni, na) in enumerate(files):
+            c = hits_i.get(fid, 0) / ni if ni else 0.0
+            if c >= self.containment and (best is None or c > best.score):
+                best = Hit("ngram", task, round(c, 3), fname)
+        if best:
+            return best
+        for fid, (task, fname, ni, na) in enumerate(files):
+            sim = hits_a.get(fid, 0) / min(na, len(abstract)) if na and abstract else 0.0
+            if sim >= self.similarity and (best is None or sim > best.score):
+                best = Hit("similarity", task, round(sim, 3), fname)
+        return best
 
     def check_text(self, text: str, *, names: list[str] = ()) -> Hit | None:
         """Natural-language text (docs, questions, general CoT), possibly with code blocks in it."""
