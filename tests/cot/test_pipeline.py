@@ -144,3 +144,14 @@ def test_missing_shard_fails_the_merge(tmp_path):
     pipeline.build_shard(res, 0, 2, Options(), engine_factory=ScriptedEngine)
     with pytest.raises(RuntimeError, match="shards without output"):
         pipeline.merge(res)
+
+
+def test_a_changed_spec_rebuilds_the_shard_from_the_cache(tmp_path):
+    res = load_spec(spec_doc(tmp_path))
+    eng = ScriptedEngine()
+    first = pipeline.run(res, Options(), engine_factory=lambda: eng)
+    doc = spec_doc(tmp_path)
+    doc["spec"]["filters"]["minChars"] = 10_000          # now every general record is too short
+    again = pipeline.run(load_spec(doc), Options(), engine_factory=lambda: pytest.fail("all answers are cached"))
+    assert "general" not in again["by_kind"] and again["stages"]["general"]["dropped"]["length"] > 0
+    assert again["by_kind"]["kernel"] == first["by_kind"]["kernel"]

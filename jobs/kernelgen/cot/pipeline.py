@@ -88,6 +88,16 @@ def make_decontaminator(spec) -> Decontaminator | None:
                           blocklist=list(d.blocklist))
 
 
+def spec_fingerprint(spec, shards: int, options: Options) -> str:
+    """What a finished shard was built from: a shard built from another spec or options is rebuilt."""
+    import dataclasses
+    import hashlib
+
+    body = spec.model_dump(mode="json", include={"teacher", "sources", "stages", "filters", "decontamination"})
+    payload = json.dumps({"spec": body, "shards": shards, "options": dataclasses.asdict(options)}, sort_keys=True)
+    return hashlib.sha256(payload.encode()).hexdigest()[:16]
+
+
 def shard_prefix(shard: int) -> str:
     return f"shards/shard-{shard:04d}"
 
@@ -99,9 +109,13 @@ def build_shard(resource, shard: int = 0, shards: int = 1, options: Options | No
     options = options or Options()
     store = open_output(spec.output)
     prefix = shard_prefix(shard)
+    fingerprint = spec_fingerprint(spec, shards, options)
     if store.exists(f"{prefix}/stats.json") and store.exists(f"{prefix}/records.jsonl"):
-        log.info("%s already built; skipping", prefix)
-        return {k: StageStats.from_json(v) for k, v in store.read_json(f"{prefix}/stats.json")["stages"].items()}
+        done = store.read_json(f"{prefix}/stats.json")
+        if done.get("fingerprint") == fingerprint:
+            log.info("%s already built; skipping", prefix)
+            return {k: StageStats.from_json(v) for k, v in done["stages"].items()}
+        log.info("%s was built from another spec; rebuilding (cached teacher answers are reused)", prefix)
     srcs = resolve_sources(spec)
     t = spec.teacher
     params = SamplingParams(n=1, temperature=t.sampling.temperature, top_p=t.sampling.top_p,
@@ -138,7 +152,7 @@ def build_shard(resource, shard: int = 0, shards: int = 1, options: Options | No
     store.write_bytes(f"{prefix}/records.jsonl", jsonl_bytes([r.to_json() for r in records]))
     store.write_bytes(f"{prefix}/drops.jsonl", jsonl_bytes([d for s in ctx.stats.values() for d in s.items]))
     store.write_bytes(f"{prefix}/decontam.jsonl", jsonl_bytes(ctx.decontam.dropped if ctx.decontam else []))
-    store.write_json(f"{prefix}/stats.json", {"shard": shard, "shards": shards,
+    store.write_json(f"{prefix}/stats.json", {"shard": shard, "shards": shards, "fingerprint": fingerprint,
                                              "teacher": {"calls": teacher.calls, "cached": teacher.cached,
                                                          "tokens": teacher.spent},
                                              "stages": {k: v.to_json() for k, v in ctx.stats.items()}})
