@@ -9,7 +9,10 @@ from kernelgen.cot.cpp import defined_names, includes
 from kernelgen.cot.includes import IncludeResolver, strip_guard
 
 OPS = FIXTURES / "ops_repo"
-SIM_INCLUDE = REPO / "sim" / "include"
+try:        # the simulator backend's own include path and language standard
+    from kernelgen.bench.backends.sim import CXX, SIM_INCLUDE, STD
+except ImportError:
+    CXX, SIM_INCLUDE, STD = "g++", REPO / "sim" / "include", "-std=c++17"
 
 
 def resolve(rel: str):
@@ -57,16 +60,16 @@ def test_missing_header_is_reported():
 
 
 @pytest.mark.skipif(not (SIM_INCLUDE / "kernel_operator.h").exists(), reason="simulator headers (sim/include) absent")
-@pytest.mark.skipif(shutil.which("g++") is None, reason="g++ not installed")
+@pytest.mark.skipif(shutil.which(CXX) is None, reason=f"{CXX} not installed")
 def test_snippet_compiles_alone_against_simulator_headers(tmp_path: Path):
     """The snippet must build with nothing but the SDK (here: the simulator's) include path."""
     snippet = tmp_path / "snippet.cpp"
     snippet.write_text(resolve("math/scaled_add/op_kernel/scaled_add.cpp").text)
-    r = subprocess.run(["g++", "-std=c++17", "-fsyntax-only", f"-I{SIM_INCLUDE}", "-x", "c++", str(snippet)],
+    r = subprocess.run([CXX, STD, "-fsyntax-only", f"-I{SIM_INCLUDE}", "-x", "c++", str(snippet)],
                        capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert r.returncode == 0, r.stderr[-2000:]
     # and the original file does not build that way: its repo headers are not on the path
-    r = subprocess.run(["g++", "-std=c++17", "-fsyntax-only", f"-I{SIM_INCLUDE}", "-x", "c++",
+    r = subprocess.run([CXX, STD, "-fsyntax-only", f"-I{SIM_INCLUDE}", "-x", "c++",
                         str(OPS / "math/scaled_add/op_kernel/scaled_add.cpp"), "-o", "/dev/null"],
                        capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert r.returncode != 0 and "vec_common.h" in r.stderr
