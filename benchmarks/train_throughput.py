@@ -62,6 +62,9 @@ VARIANTS: dict[str, tuple[str, str, int, int, tuple[str, ...]]] = {
     "sft-smol-liger": ("sft", "smollm2", 16, 2048, ("liger",)),
     "dpo-smol-compile": ("dpo", "smollm2", 8, 2048, ("liger", "compile")),
     "dpo-smol-liger": ("dpo", "smollm2", 8, 2048, ("liger",)),
+    "dpo-qwen-amp": ("dpo", "qwen3-0.6b", 8, 2048, ("amp", "liger")),
+    "sft-smol-liger-b32": ("sft", "smollm2", 32, 2048, ("liger",)),
+    "dpo-smol-liger-b16": ("dpo", "smollm2", 16, 2048, ("liger",)),
     "sft-tiny-cpu": ("sft", "tiny", 2, 128, ("cpu", "amp")),
     "dpo-tiny-cpu": ("dpo", "tiny", 2, 128, ("cpu", "amp")),
 }

@@ -42,9 +42,11 @@ def run(
         if nproc_per_node:
             env["NPROC_PER_NODE"] = str(nproc_per_node)
         topo = distributed.topology(env)
-        if topo.world_size > 1:
-            argv = distributed.torchrun_argv(topo, ["-m", "kernelgen.cli.main", "train", "run", "-f", str(file)]
-                                             + (["--workdir", str(workdir)] if workdir else []))
+        config = distributed.accelerate_config(env)
+        if topo.world_size > 1 or config is not None:
+            program = ["-m", "kernelgen.cli.main", "train", "run", "-f", str(file)]
+            program += ["--workdir", str(workdir)] if workdir else []
+            argv = distributed.launcher_argv(topo, program, config)
             typer.echo(f"launching {topo.world_size} processes: {' '.join(argv)}", err=True)
             os.execvpe(argv[0], argv, env)
     from kernelgen.train import runner

@@ -15,6 +15,7 @@ import importlib.util
 import os
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 
 @dataclass(frozen=True)
@@ -91,6 +92,28 @@ def torchrun_argv(topo: Topology, program: list[str]) -> list[str]:
         argv = [sys.executable, "-m", "torch.distributed.run", "--standalone",
                 f"--nproc_per_node={topo.nproc_per_node}"]
     return argv + program
+
+
+CONFIG_DIR = Path(__file__).parent / "configs"
+
+
+def accelerate_config(env: dict[str, str] | None = None) -> Path | None:
+    """The accelerate config named by KERNELGEN_ACCELERATE_CONFIG (a path, or the name of a bundled config)."""
+    value = (os.environ if env is None else env).get("KERNELGEN_ACCELERATE_CONFIG")
+    if not value:
+        return None
+    bundled = CONFIG_DIR / f"{value}.yaml"
+    return bundled if bundled.is_file() else Path(value)
+
+
+def launcher_argv(topo: Topology, program: list[str], config: Path | None = None) -> list[str]:
+    """torchrun, or `accelerate launch` with `config` (FSDP), for this node's processes."""
+    if config is None:
+        return torchrun_argv(topo, program)
+    return [sys.executable, "-m", "accelerate.commands.launch", f"--config_file={config}",
+            f"--num_machines={topo.nnodes}", f"--machine_rank={topo.node_rank}",
+            f"--num_processes={topo.world_size}", f"--main_process_ip={topo.master_addr}",
+            f"--main_process_port={topo.master_port}", *program]
 
 
 def barrier() -> None:

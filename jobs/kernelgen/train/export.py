@@ -17,7 +17,9 @@ def export(trainer: Any, tokenizer: Any, stock_template: str | None, *, spec: An
 
     model_uri = artifacts.join(out, "model")
     final = work / "final"
-    trainer.save_model(str(final))   # full weights, or the LoRA adapter; gathers FSDP shards
+    if getattr(trainer, "is_fsdp_enabled", False):
+        trainer.accelerator.state.fsdp_plugin.set_state_dict_type("FULL_STATE_DICT")   # one loadable file set
+    trainer.save_model(str(final))   # full weights, or the LoRA adapter
     distributed.barrier()
     if not distributed.is_main():
         return model_uri
