@@ -302,6 +302,27 @@ static GmRegion* gm_alloc(Launch& L, const std::string& name, GmKind kind, const
     return p;
 }
 
+// A DYNAMIC (tensor-list) argument: each element gets its own GM region; the kernel receives a descriptor:
+// u64[0] = byte offset of the pointer array, then per element a header (low 32 bits: dim count, high 32: index)
+// followed by its dims, then the element data pointers.
+static uint8_t* gm_list(Launch& L, const std::string& name, GmKind kind, const HostArg& list, std::vector<GmRegion*>* regions) {
+    std::vector<uint64_t> desc(1, 0);
+    for (size_t e = 0; e < list.list.size(); ++e) {
+        const HostArg& t = list.list[e];
+        desc.push_back(uint64_t(t.shape.size()) | (uint64_t(e) << 32));
+        for (int64_t d : t.shape) desc.push_back(uint64_t(d));
+    }
+    desc[0] = desc.size() * sizeof(uint64_t);
+    for (size_t e = 0; e < list.list.size(); ++e) {
+        const HostArg& t = list.list[e];
+        GmRegion* r = gm_alloc(L, name + "[" + std::to_string(e) + "]", kind, t.data, t.nbytes);
+        regions->push_back(r);
+        desc.push_back(uint64_t(reinterpret_cast<uintptr_t>(r->base)));
+    }
+    GmRegion* d = gm_alloc(L, name + " (list descriptor)", GmKind::INPUT, desc.data(), desc.size() * sizeof(uint64_t));
+    return d->base;
+}
+
 static bool guards_intact(const GmRegion& r) {
     for (size_t i = 0; i < kGuard; ++i)
         if (r.raw[i] != kCanary || r.base[r.padded + i] != kCanary) return false;
@@ -477,7 +498,7 @@ static void* mix_core_main(void* p) {
     CoreCtx ctx;
     ctx.block_idx = a->block_idx;
     ctx.block_num = L->block_num;
-    ctx.ub = a->ub;                       // nullptr on AIC: InitBuffer on UB positions is bookkeeping only there
+    ctx.ub = a->ub;
     ctx.tiling_key = L->tiling_key;
     ctx.workspace = L->workspace;
     ctx.sys_workspace = L->sys_workspace;
@@ -535,7 +556,7 @@ static void run_cores_mix(Launch& L, const std::string& op, int column, Launcher
     for (int64_t wave = 0; wave < block_dim && !L.aborted; wave += P) {
         int nai = int(std::min<int64_t>(P, block_dim - wave));
         int n = nai * per;
-        size_t nub = size_t(nai) * (per - 1);
+        size_t nub = size_t(nai) * per;   // AICs get one too: UB InitBuffer there is bookkeeping (in_ub rejects use)
         if (ub_pool.size() < nub * kUbBytes + 4096) ub_pool.resize(nub * kUbBytes + 4096);
         uint8_t* aligned = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(ub_pool.data()) + 4095) & ~uintptr_t(4095));
         L.n = n;
@@ -556,7 +577,7 @@ static void run_cores_mix(Launch& L, const std::string& op, int column, Launcher
                 int64_t sub_num = per == 3 ? 2 : 1;
                 int64_t sub = is_aic ? 0 : k;
                 int64_t idx = is_aic ? b : b * sub_num + sub;
-                uint8_t* ub = is_aic ? nullptr : aligned + (ub_used++) * kUbBytes;
+                uint8_t* ub = aligned + (ub_used++) * kUbBytes;
                 targs[slot] = MixCoreArg{&L, slot, idx, is_aic ? 1 : 2, is_aic ? 1 : sub, is_aic ? 1 : sub_num,
                                          is_aic ? aic : aiv, args, nargs, ub};
                 g_mix_type[slot] = is_aic ? 1 : 2;
@@ -756,8 +777,10 @@ void exec_npu_cmd(const char* api, std::vector<HostArg>& args) {
             info.ir_first.push_back(int(info.in_shapes.size()));
             info.ir_count.push_back(1);
             add(a, a.data, a.nbytes, a.dtype, a.shape);
-        } else if (a.kind == HostArg::TENSOR_LIST) {
-            throw std::runtime_error("[ascsim] " + std::string(api) + ": DYNAMIC (tensor list) inputs are not simulated yet");
+        } else if (a.kind == HostArg::TENSOR_LIST) {   // DYNAMIC input: one instance per list element
+            info.ir_first.push_back(a.list.empty() ? -1 : int(info.in_shapes.size()));
+            info.ir_count.push_back(int(a.list.size()));
+            for (const HostArg& t : a.list) add(t, t.data, t.nbytes, t.dtype, t.shape);
         } else if (a.kind == HostArg::SCALAR || a.kind == HostArg::FLOAT || a.kind == HostArg::INT || a.kind == HostArg::BOOL) {
             HostArg s = a;
             if (a.kind == HostArg::FLOAT) { s.scalar_is_float = true; }
@@ -801,14 +824,16 @@ void exec_npu_cmd(const char* api, std::vector<HostArg>& args) {
     std::vector<HostArg*> outs;
     for (size_t k = 0; k < nout; ++k) {
         HostArg& a = args[nin + nattr + k];
-        if (a.kind != HostArg::TENSOR)
+        if (a.kind != HostArg::TENSOR && a.kind != HostArg::TENSOR_LIST)
             throw std::runtime_error("[ascsim] " + std::string(api) + ": output '" + def.outputs_[k].name_ + "' is not a tensor");
-        gert::Shape s;
-        for (auto d : a.shape) s.AppendDim(d);
-        info.out_shapes.emplace_back(s);
-        gert::CompileTimeTensorDesc desc;
-        desc.dtype_ = ge::DataType(a.dtype);
-        info.out_desc.push_back(desc);
+        for (const HostArg& t : a.kind == HostArg::TENSOR_LIST ? a.list : std::vector<HostArg>{a}) {
+            gert::Shape s;
+            for (auto d : t.shape) s.AppendDim(d);
+            info.out_shapes.emplace_back(s);
+            gert::CompileTimeTensorDesc desc;
+            desc.dtype_ = ge::DataType(t.dtype);
+            info.out_desc.push_back(desc);
+        }
         outs.push_back(&a);
     }
     info.node.inputs_ = nin;
@@ -863,15 +888,24 @@ void exec_npu_cmd(const char* api, std::vector<HostArg>& args) {
     size_t inst = 0;
     for (size_t k = 0; k < nin; ++k) {
         if (info.ir_first[k] < 0) { gm_args.push_back(nullptr); continue; }
+        if (args[k].kind == HostArg::TENSOR_LIST) {
+            gm_args.push_back(gm_list(L, def.inputs_[k].name_, GmKind::INPUT, args[k], &in_regions));
+            inst += args[k].list.size();
+            continue;
+        }
         GmRegion* r = gm_alloc(L, def.inputs_[k].name_, GmKind::INPUT, in_ptrs[inst], in_bytes[inst]);
         in_regions.push_back(r);
         gm_args.push_back(r->base);
         ++inst;
     }
-    std::vector<GmRegion*> out_regions;
+    std::vector<std::vector<GmRegion*>> out_regions(nout);
     for (size_t k = 0; k < nout; ++k) {
+        if (outs[k]->kind == HostArg::TENSOR_LIST) {
+            gm_args.push_back(gm_list(L, def.outputs_[k].name_, GmKind::OUTPUT, *outs[k], &out_regions[k]));
+            continue;
+        }
         GmRegion* r = gm_alloc(L, def.outputs_[k].name_, GmKind::OUTPUT, outs[k]->data, outs[k]->nbytes);
-        out_regions.push_back(r);
+        out_regions[k].push_back(r);
         gm_args.push_back(r->base);
     }
     size_t ws = 0;
@@ -911,10 +945,18 @@ void exec_npu_cmd(const char* api, std::vector<HostArg>& args) {
         for (auto& r : L.regions) std::free(r->raw);
         throw std::runtime_error(failure);
     }
-    for (size_t k = 0; k < nout; ++k) std::memcpy(outs[k]->data, out_regions[k]->base, outs[k]->nbytes);
+    for (size_t k = 0; k < nout; ++k) {
+        if (outs[k]->kind == HostArg::TENSOR_LIST) {
+            for (size_t e = 0; e < outs[k]->list.size(); ++e)
+                std::memcpy(outs[k]->list[e].data, out_regions[k][e]->base, outs[k]->list[e].nbytes);
+        } else {
+            std::memcpy(outs[k]->data, out_regions[k][0]->base, outs[k]->nbytes);
+        }
+    }
     inst = 0;
     for (size_t k = 0; k < nin; ++k) {
         if (info.ir_first[k] < 0) continue;
+        if (args[k].kind == HostArg::TENSOR_LIST) { inst += args[k].list.size(); continue; }
         GmRegion* r = in_regions[inst];
         if (r->written && args[k].kind == HostArg::TENSOR) std::memcpy(args[k].data, r->base, args[k].nbytes);
         ++inst;

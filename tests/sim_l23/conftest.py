@@ -64,7 +64,7 @@ class Runner:
         scratch = self.tmp / "scratch" / task.op_name
 
         def one(c):
-            return c.case_id, run_case(task, c, rt, seed=1234, timeout_s=300, memory_mib=4096, scratch=scratch)
+            return c.case_id, run_case(task, c, rt, seed=1234, timeout_s=300, memory_mib=int(os.environ.get("ASCSIM_TEST_MEMORY_MIB", "12288")), scratch=scratch)
 
         with cf.ThreadPoolExecutor(max_workers=CASE_WORKERS) as ex:
             return dict(ex.map(one, cases))
