@@ -29,7 +29,7 @@ def _load(file: Path):  # noqa: ANN202
 
 @app.command("run")
 def run(
-    file: Path = typer.Option(..., "--file", "-f", help="TrainRun spec YAML."),
+    file: Path = typer.Option(..., "--file", "-f", "--spec", help="TrainRun spec YAML (--spec: as the operator passes it)."),
     workdir: Optional[Path] = typer.Option(None, help="Local scratch for trainer state (default ~/.cache/kernelgen/train/<name>)."),  # noqa: UP007
     nproc_per_node: Optional[int] = typer.Option(None, help="Processes on this node (default NPROC_PER_NODE or one per accelerator)."),  # noqa: UP007
 ) -> None:

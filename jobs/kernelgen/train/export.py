@@ -88,7 +88,8 @@ def model_card(spec: Any, summary: dict[str, Any], *, merged: bool) -> str:
                      f"task) from BenchRun(s) {', '.join(pref['runs'])}; samples {pref['samples']}; "
                      f"provenance in `{pref['uri']}`")
     lines += ["", "## Hyperparameters", "", "| setting | value |", "| --- | --- |"]
-    shown = {k: v for k, v in s.items() if k not in ("trl_extra",) and v is not None}
+    irrelevant = {"trl_extra"} | ({"beta"} if spec.method == "SFT" else {"packing", "assistant_only_loss"})
+    shown = {k: v for k, v in s.items() if k not in irrelevant and v is not None}
     shown.update({f"peft.{k}": v for k, v in spec.peft.model_dump().items()} if spec.peft.method == "lora" else {})
     shown.update({f"trl.{k}": v for k, v in s["trl_extra"].items()})
     lines += [f"| {k} | {v} |" for k, v in shown.items()]

@@ -1,0 +1,65 @@
+"""Presets, the operator's distributed environment, and the CLI's exit codes (no training)."""
+from __future__ import annotations
+
+import sys
+
+from typer.testing import CliRunner
+
+from kernelgen.cli.train import app
+from kernelgen.specs.trainrun import Hyperparameters
+from kernelgen.train import distributed, settings
+
+from .helpers import write_spec
+
+
+def test_paper_preset_is_table_6():
+    sft_full = settings.resolve(Hyperparameters(preset="paper"), method="SFT", lora=False, world_size=8)
+    assert (sft_full.learning_rate, sft_full.lr_scheduler, sft_full.warmup_ratio) == (1.25e-6, "cosine", 0.01)
+    assert (sft_full.weight_decay, sft_full.max_grad_norm, sft_full.per_device_batch_size) == (0.1, 1.0, 1)
+    assert sft_full.gradient_accumulation_steps == 16          # 128 global / (1 per device x 8 devices)
+    assert settings.resolve(Hyperparameters(preset="paper"), method="SFT", lora=True).learning_rate == 1.25e-5
+    dpo = settings.resolve(Hyperparameters(preset="paper"), method="DPO", lora=False, world_size=4)
+    assert (dpo.learning_rate, dpo.beta, dpo.max_steps, dpo.warmup_ratio) == (1e-6, 0.1, 150, 0.1)
+    assert dpo.gradient_accumulation_steps == 16 and dpo.packing is False
+    kw = settings.trl_kwargs(dpo)
+    assert kw["beta"] == 0.1 and kw["warmup_steps"] == 0.1 and kw["lr_scheduler_type"] == "cosine"
+
+
+def test_explicit_fields_and_extra_override_the_preset():
+    hp = Hyperparameters.model_validate({"preset": "paper", "learningRate": 3e-6, "gradientAccumulationSteps": 2,
+                                         "extra": {"overLength": "trim", "use_liger_kernel": True, "seed": 7}})
+    s = settings.resolve(hp, method="SFT", lora=False, world_size=2)
+    assert s.learning_rate == 3e-6 and s.gradient_accumulation_steps == 2 and s.global_batch_size == 4
+    assert s.over_length == "trim" and s.seed == 7 and s.trl_extra == {"use_liger_kernel": True}
+    assert settings.trl_kwargs(settings.resolve(Hyperparameters(), method="SFT", lora=False)).keys() == \
+        {"per_device_train_batch_size", "gradient_accumulation_steps", "max_length", "seed", "packing"}
+
+
+def test_topology_from_the_operators_env_and_launchers():
+    env = {"NNODES": "2", "NPROC_PER_NODE": "8", "JOB_COMPLETION_INDEX": "1", "MASTER_ADDR": "run-train-r0-0.run",
+           "MASTER_PORT": "29500"}
+    topo = distributed.topology(env, device="cpu")
+    assert (topo.nnodes, topo.nproc_per_node, topo.node_rank, topo.world_size) == (2, 8, 1, 16)
+    argv = distributed.launcher_argv(topo, ["-m", "kernelgen.cli.main"])
+    assert argv[:3] == [sys.executable, "-m", "torch.distributed.run"]
+    assert "--node_rank=1" in argv and "--master_addr=run-train-r0-0.run" in argv and "--nproc_per_node=8" in argv
+    fsdp = distributed.accelerate_config({"KERNELGEN_ACCELERATE_CONFIG": "fsdp"})
+    assert fsdp.is_file() and "distributed_type: FSDP" in fsdp.read_text()
+    argv = distributed.launcher_argv(topo, ["-m", "x"], fsdp)
+    assert "--num_processes=16" in argv and "--machine_rank=1" in argv and argv[-2:] == ["-m", "x"]
+    assert distributed.backend("npu") == "hccl" and distributed.backend("cuda") == "nccl"
+    assert not distributed.under_torchrun({"WORLD_SIZE": "1"})   # the operator sets it for single-process pods
+    assert distributed.under_torchrun({"WORLD_SIZE": "2", "LOCAL_RANK": "0"})
+
+
+def test_cli_exit_codes(tmp_path, tiny_model_dir):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("apiVersion: kernelgen.ai/v1alpha1\nkind: TrainRun\nmetadata: {name: x}\nspec: {method: PPO}\n")
+    result = CliRunner().invoke(app, ["run", "-f", str(bad)])
+    assert result.exit_code == 2
+    data = tmp_path / "junk.jsonl"
+    data.write_text('{"text_only": "no messages here"}\n')
+    spec = write_spec(tmp_path / "s.yaml", "s", {"method": "SFT", "model": {"uri": str(tiny_model_dir)},
+                                                 "dataset": {"uri": str(data)}, "output": {"uri": str(tmp_path)}})
+    result = CliRunner().invoke(app, ["run", "--spec", str(spec)])
+    assert result.exit_code == 2 and "dataset" in result.output
