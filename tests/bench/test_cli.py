@@ -56,3 +56,18 @@ def test_run_without_a_backend_reports_it_plainly(tmp_path, monkeypatch):
     md = (tmp_path / "out" / "nb" / "report.md").read_text()
     assert "no kernel backend is available" in md and "1 candidates" in md
     assert (tmp_path / "out" / "nb" / "report.html").exists()
+
+
+def test_report_writes_the_termination_message(tmp_path, monkeypatch):
+    import json
+    make_task(tmp_path / "suite", "Add", "add")
+    runner.invoke(app, ["bench", "run", "--suite", str(tmp_path / "suite"), "--backend", "ascend",
+                        "--output", str(tmp_path / "out"), "--name", "tm", "--no-progress"])
+    term = tmp_path / "termination-log"
+    term.write_text("")
+    monkeypatch.setenv("KERNELGEN_TERMINATION_LOG", str(term))
+    r = runner.invoke(app, ["bench", "report", "--run-dir", str(tmp_path / "out" / "tm")])
+    assert r.exit_code == 3, r.output             # still no backend: the report says so, and so does the code
+    msg = json.loads(term.read_text())
+    assert set(msg["results"]) >= {"compileRate", "execRate", "passAt1", "byLevel"}
+    assert msg["reports"]["summary"].endswith("summary.json")
