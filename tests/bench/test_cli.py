@@ -71,3 +71,10 @@ def test_report_writes_the_termination_message(tmp_path, monkeypatch):
     msg = json.loads(term.read_text())
     assert set(msg["results"]) >= {"compileRate", "execRate", "passAt1", "byLevel"}
     assert msg["reports"]["summary"].endswith("summary.json")
+
+
+def test_prompt_command_prints_the_prompt(tmp_path):
+    make_task(tmp_path, "Add", "add")
+    r = runner.invoke(app, ["bench", "prompt", "Add", "--suite", str(tmp_path), "--template", "full"])
+    assert r.exit_code == 0
+    assert "# api_desc.md" in r.stdout and "================== op_host/add_tiling.h" in r.stdout
