@@ -60,8 +60,16 @@ def test_malformed_tasks_are_reported_and_the_rest_loads(tmp_path):
     dup = make_task(tmp_path, "Dup", "dup", csv="case_id;shape;dtype\n0;[4];float32\n0;[5];float32\n", level=2)
     no_stub = make_task(tmp_path, "NoStub", "no_stub", level=3)
     shutil.rmtree(no_stub / "question" / "op_kernel")
+    no_model_new = make_task(tmp_path, "NoModelNew", "no_model_new", level=2, category="Act")
+    (no_model_new / "validation" / "module.py").write_text("class Model:\n    pass\n")
+    broken = make_task(tmp_path, "Broken", "broken", level=2, category="Act")
+    (broken / "validation" / "prepare_inputs.py").write_text("def get_inputs(row, device=None:\n    pass\n")
     s = load_suite(tmp_path)
     assert [t.op_name for t in s.tasks] == ["Good"]
+    errs = {e.task_dir.name: str(e) for e in s.errors}
+    assert "module.py: does not define class ModelNew" in errs.pop("NoModelNew")
+    assert "prepare_inputs.py: line 1: syntax error" in errs.pop("Broken")
+    s.errors = [e for e in s.errors if e.task_dir.name not in ("NoModelNew", "Broken")]
     by_task = {e.task_dir.name: e for e in s.errors}
     assert set(by_task) == {"BadCsv", "NoModule", "Dup", "NoStub"}
     assert by_task["BadCsv"].path == bad_csv / "validation" / "test_cases.csv"

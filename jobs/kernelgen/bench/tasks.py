@@ -187,6 +187,8 @@ def load_task(task_dir: Path, suite: str = "") -> Task:
     for name in REQUIRED_VALIDATION:
         if not (vdir / name).is_file():
             raise TaskError(vdir / name, "missing validation file")
+    _check_python(vdir / "module.py", classes=("Model", "ModelNew"), functions=())
+    _check_python(vdir / "prepare_inputs.py", classes=(), functions=("get_inputs",))
     kernel_dir = task_dir / "question" / "op_kernel"
     stubs = sorted(kernel_dir.glob("*.cpp")) if kernel_dir.is_dir() else []
     if not stubs:
@@ -214,6 +216,22 @@ def load_task(task_dir: Path, suite: str = "") -> Task:
     return Task(root=task_dir, level=int(m.group(1)), category=category_dir.name, op_name=op_name,
                 kernel_name=kernel_name, api_desc=api_text, question_files=question_files,
                 answer_dir=answer if answer.is_dir() else None, cases=cases, validation_dir=vdir, suite=suite)
+
+
+def _check_python(path: Path, *, classes: tuple[str, ...], functions: tuple[str, ...]) -> None:
+    """Parse (never execute) a validation file and check it defines what the harness calls."""
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    except SyntaxError as e:
+        raise TaskError(path, f"line {e.lineno}: syntax error: {e.msg}") from e
+    except (OSError, UnicodeDecodeError) as e:
+        raise TaskError(path, f"unreadable: {e}") from e
+    defined_classes = {n.name for n in tree.body if isinstance(n, ast.ClassDef)}
+    defined_functions = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    missing = [f"class {c}" for c in classes if c not in defined_classes] + \
+              [f"function {f}" for f in functions if f not in defined_functions]
+    if missing:
+        raise TaskError(path, f"does not define {', '.join(missing)}")
 
 
 def resolve_suite_root(uri: str | Path) -> tuple[str, Path]:
