@@ -29,8 +29,8 @@ def test_pass_at_k_needs_n_at_least_k():
         pass_at_k(5, 1, 10)
 
 
-def rec(task, level, sample, case, verdict, *, compile_ok=True, error_class=None, speedup=None):
-    return EvalRecord(run="r", task_id=task, level=level, category="C", op_name=task.split("/")[-1], case_id=case,
+def rec(task, level, sample, case, verdict, *, compile_ok=True, error_class=None, speedup=None, dtype="float16"):
+    return EvalRecord(dtype=dtype, run="r", task_id=task, level=level, category="C", op_name=task.split("/")[-1], case_id=case,
                       sample=sample, verdict=verdict, message="", candidate_sha256="x", compile_ok=compile_ok,
                       error_class=error_class, compile_log="", compile_seconds=0.0, compile_cached=False,
                       max_abs_err=None, max_rel_err=None, candidate_ms=[], baseline_ms=[], speedup=speedup, seed=0,
@@ -57,6 +57,7 @@ def test_rates_pass_at_k_speedup_and_nkb_score():
     assert m["verdicts"]["candidates"] == {"ok": 2, "value_mismatch": 1, "compile_error": 1, "infra_error": 1}
     assert m["compile_error_classes"] == {"scope": 1}
     assert m["infra_errors"] == 1
+    assert m["by_dtype"] == {"float16": {"records": 6, "ok": 4, "pass_rate": pytest.approx(4 / 6)}}
     # NKB: micro-average of case units per level: L1 3/4, L2 1/2 -> 0.2*0.75 + 0.3*0.5
     assert m["nkb"]["score"] == pytest.approx(0.2 * 0.75 + 0.3 * 0.5)
     lo, hi = o["ci"]["pass@1"]

@@ -143,6 +143,7 @@ class Evaluator:
             candidate_ms=list(res.candidate_ms) if res else [], baseline_ms=list(res.baseline_ms) if res else [],
             speedup=_speedup(res) if res else None, seed=seed, backend=self.backend.name,
             versions=self.versions, seconds=round(seconds, 3), finished_at=_now(),
+            dtype=str((case.raw or {}).get("dtype") or case.values.get("dtype") or ""),
             task_sha256=self._task_sha(task), diagnostics=list(res.diagnostics[-12:]) if res and
             verdict != Verdict.OK else [])
         self.log.append(rec)

@@ -9,7 +9,7 @@ evaluated case of it is ``ok`` (static mode evaluates one case, dynamic mode all
 - NPUKernelBench's score: 0.2*L1 + 0.3*L2 + 0.5*L3 of per-level micro-averaged case pass rates (levels absent
   from the run contribute 0, as in the reference harness);
 - bootstrap confidence intervals: tasks resampled with replacement (fixed RNG seed, so reruns agree);
-- counts per verdict (per record and per candidate) and per compile-error class.
+- counts per verdict (per record and per candidate) and per compile-error class; case pass rates per dtype.
 Candidates whose records carry ``infra_error`` are the harness's failures, not the model's: they are counted
 separately and left out of every rate.
 """
@@ -152,6 +152,18 @@ def nkb_score(records: Iterable[EvalRecord]) -> dict:
                 str(k): v for k, v in NKB_LEVEL_WEIGHTS.items()}}
 
 
+def by_dtype(records: Iterable[EvalRecord]) -> dict[str, dict]:
+    """Case-level pass rates per dtype (fp16/bf16/fp32 behave differently on AscendC)."""
+    acc: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for r in records:
+        if r.verdict == Verdict.INFRA_ERROR.value:
+            continue
+        key = getattr(r, "dtype", "") or "(none)"
+        acc[key][0] += int(r.verdict == Verdict.OK.value)
+        acc[key][1] += 1
+    return {k: {"records": t, "ok": p, "pass_rate": p / t} for k, (p, t) in sorted(acc.items())}
+
+
 @dataclass
 class MetricsConfig:
     ks: list[int] = field(default_factory=lambda: [1, 10, 100])
@@ -191,6 +203,7 @@ def compute(records: Sequence[EvalRecord], cfg: MetricsConfig | None = None) -> 
         "compile_error_classes": dict(sorted(Counter(o.error_class or "other" for o in outcomes
                                                      if not o.compiled and not o.infra
                                                      and o.verdict == Verdict.COMPILE_ERROR.value).items())),
+        "by_dtype": by_dtype(records),
         "infra_errors": sum(o.infra for o in outcomes),
         "records": len(records),
         "per_task": per_task,

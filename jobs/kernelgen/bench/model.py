@@ -215,6 +215,7 @@ class EvalRecord:
     finished_at: str              # ISO-8601 UTC
     task_sha256: str = ""         # hash of the task's files that define it (question, validation, api_desc)
     diagnostics: list[str] = field(default_factory=list)   # worker stderr tail / traceback lines when not ok
+    dtype: str = ""               # the case's dtype column, if it has one (per-dtype breakdowns)
 
     @property
     def key(self) -> tuple[str, int, int]:

@@ -70,6 +70,9 @@ def render_markdown(summary: dict) -> str:
     verdicts = sorted(set(m["verdicts"]["candidates"]) | set(m["verdicts"]["records"]))
     out += [f"| {v} | {m['verdicts']['candidates'].get(v, 0)} | {m['verdicts']['records'].get(v, 0)} |"
             for v in verdicts]
+    if m.get("by_dtype"):
+        out += ["", "## Cases per dtype", "", "| dtype | cases | ok | pass rate |", "|---|---|---|---|"]
+        out += [f"| {k} | {v['records']} | {v['ok']} | {_pct(v['pass_rate'])} |" for k, v in m["by_dtype"].items()]
     out += ["", "## Compile-error classes", ""]
     if m["compile_error_classes"]:
         out += ["| class | candidates |", "|---|---|"]
