@@ -153,3 +153,24 @@ def _train_app():
     from kernelgen.cli.train import app
 
     return app
+
+
+def test_dpo_run_builds_its_pairs_from_benchrun_records(tmp_path, smol_tokenizer, cot_dataset):
+    """A DPO TrainRun with preferences.recordsUri: pairs are built, written with provenance, then validated and
+    measured like any dataset (the CoTBuild preference set given as dataset is used as well)."""
+    from kernelgen.train import runner, settings
+
+    from .helpers import load_run, write_spec
+
+    tr = load_run(write_spec(tmp_path / "dpo.yaml", "dpo", {
+        "method": "DPO", "model": {"uri": "smollm2"}, "dataset": {"uri": str(cot_dataset)},
+        "preferences": {"recordsUri": str(REAL_RUN / "records.jsonl"), "strategy": "green-vs-orange"},
+        "hyperparameters": {"maxLength": 8192}, "output": {"uri": str(tmp_path / "runs")}}))
+    s = settings.resolve(tr.spec.hyperparameters, method="DPO", lora=True)
+    rows, info = runner.load_training_rows(tr, s, smol_tokenizer, tr.output_uri())
+    assert info["preferences"]["pairs"] == 1 and info["preferences"]["strategy"] == "green-vs-orange"
+    assert info["report"]["format"] == "preference" and info["report"]["kept"] == 1 + 12
+    written = tmp_path / "runs" / "dpo" / "preferences"
+    assert json.loads((written / "manifest.json").read_text())["runs"] == ["prefsrc"]
+    assert len((written / "preferences.jsonl").read_text().splitlines()) == 1
+    assert info["report"]["lengths"]["max"] > 1000   # the rebuilt suite prompt plus a whole kernel project
