@@ -19,6 +19,7 @@ import argparse
 import importlib.util
 import json
 import os
+import shutil
 import statistics
 import sys
 import threading
@@ -155,6 +156,7 @@ def measure(n: int, settle: float, workdir: Path) -> dict:
         if op is not None:
             testenv.terminate(op)
         cluster.stop()
+        shutil.rmtree(workdir / f"cluster-{n}", ignore_errors=True)
 
 
 def main() -> int:

@@ -18,6 +18,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--verbose", action="store_true")
     args = ap.parse_args(argv)
     kopf.configure(verbose=args.verbose, log_prefix=False)
+    if not args.verbose:
+        # One INFO line per handler call is noise at scale; failures are still logged (WARNING and up).
+        import logging
+
+        logging.getLogger("kopf.objects").setLevel(logging.WARNING)
     import kernelgen_operator.handlers  # noqa: F401 - registers the handlers
 
     asyncio.run(kopf.operator(

@@ -35,6 +35,7 @@ from kernelgen_operator.reconcile import Reconciler
 log = logging.getLogger("kernelgen_operator")
 CONFIG = load_config()
 KIND_OF_PLURAL = {v: k for k, v in PLURALS.items()}
+JOB_EVENT_DEBOUNCE = 0.2  # seconds
 
 
 class _Runtime:
@@ -136,7 +137,7 @@ async def _resync_loop() -> None:
     """Level-triggered safety net: unfinished runs every timer_interval, others when a requeue is due."""
     last_full = time.monotonic()
     while True:
-        await asyncio.sleep(0.5)
+        await asyncio.sleep(0.2)
         now = time.monotonic()
         keys = {k for k, t in list(RT.due.items()) if t <= now}
         if now - last_full >= CONFIG.timer_interval:
@@ -192,8 +193,8 @@ async def child_job_event(body: Any, **_: Any) -> None:
     meta = body.get("metadata") or {}
     for ref in meta.get("ownerReferences") or []:
         if ref.get("controller") and ref.get("apiVersion") == f"{GROUP}/{VERSION}" and ref.get("kind") in PLURALS:
-            try:
-                await reconcile(ref["kind"], meta["namespace"], ref["name"])
-            except kopf.TemporaryError as e:
-                RT.due[(ref["kind"], meta["namespace"], ref["name"])] = time.monotonic() + 2
-                log.info("reconcile after Job event deferred: %s", e)
+            # Debounced: a Job emits a burst of events (pods active, ready, succeeded, conditions); the resync loop
+            # folds a burst into one reconcile of the run a moment later instead of one per event.
+            key = (ref["kind"], meta["namespace"], ref["name"])
+            due = time.monotonic() + JOB_EVENT_DEBOUNCE
+            RT.due[key] = min(RT.due.get(key, due), due)

@@ -79,6 +79,9 @@ class Reconciler:
     def __init__(self, kube: Kube, cfg: OperatorConfig):
         self.kube = kube
         self.cfg = cfg
+        # run uid -> spec text known to be in its ConfigMap (saves two API calls per reconcile; lost on restart,
+        # when the ConfigMap is simply checked again).
+        self._confirmed_specs: dict[str, str] = {}
 
     # ------------------------------------------------------------------------------------------------ entry
     def reconcile(self, kind: str, ns: str, name: str, now: dt.datetime | None = None) -> Outcome:
@@ -174,8 +177,9 @@ class Reconciler:
 
         # Whole-run deadline; each new child Job gets the remaining budget.
         remaining: float | None = None
-        if spec.active_deadline_seconds is not None and st.start_time is not None:
-            remaining = spec.active_deadline_seconds - (now - st.start_time).total_seconds()
+        if spec.active_deadline_seconds is not None:
+            # The clock starts with the first child (startTime) and restarts on resume.
+            remaining = spec.active_deadline_seconds - (now - (st.start_time or now)).total_seconds()
             if remaining <= 0:
                 self._delete_active(ns, jobs)
                 st.stages = self._stage_statuses(run, jobs)
@@ -351,17 +355,23 @@ class Reconciler:
         return True, uri, "", False
 
     def _ensure_spec_configmap(self, kind, body, run, overrides) -> None:
-        ns, name = body["metadata"]["namespace"], body["metadata"]["name"]
+        ns, name, uid = body["metadata"]["namespace"], body["metadata"]["name"], body["metadata"]["uid"]
         text = resolved_spec_yaml(run, overrides)
-        cm = self.kube.create(ns, _adopt(spec_configmap(kind, name, text), body))
+        if self._confirmed_specs.get(uid) == text:
+            return  # this process already saw the ConfigMap with exactly this content
+        cm = self.kube.get_configmap(ns, spec_configmap_name(name))
+        if cm is None:
+            cm = self.kube.create(ns, _adopt(spec_configmap(kind, name, text), body))
         if cm is None:
             raise kopf.TemporaryError("spec ConfigMap vanished; retrying", delay=1)
-        if not _owned(cm, body["metadata"]["uid"]):
+        if not _owned(cm, uid):
             raise kopf.TemporaryError(f"ConfigMap {spec_configmap_name(name)} belongs to another object", delay=2)
         if (cm.get("data") or {}).get("spec.yaml") != text:
             self.kube.patch_configmap(ns, spec_configmap_name(name), {"spec.yaml": text})
+        self._confirmed_specs[uid] = text
 
     def _finish_terminal(self, kind, body, st: "_Status", now, wrote: bool = False) -> Outcome:
+        self._confirmed_specs.pop(body["metadata"]["uid"], None)
         ttl = (body.get("spec") or {}).get("ttlSecondsAfterFinished")
         if ttl is None or st.completion_time is None:
             return Outcome("finished")

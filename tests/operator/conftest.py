@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any, Callable
 
 import pytest
-import yaml
 
 REPO = Path(__file__).resolve().parents[2]
 _spec = importlib.util.spec_from_file_location("kernelgen_testenv", REPO / "hack" / "testenv" / "cluster.py")

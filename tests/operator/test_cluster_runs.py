@@ -278,3 +278,35 @@ def test_invalid_spec_fails_with_the_field_named(ns, operator, k8s):
     # The operator is still serving other runs.
     ns.apply(benchrun("after", shards=1))
     ns.wait_phase("BenchRun", "after", "Succeeded")
+
+
+def test_scheduler_accounts_for_npus(ns, operator):
+    """Three 8-NPU training pods on two 8-NPU Ascend nodes: the real scheduler places two and leaves the third
+    Pending for lack of huawei.com/Ascend910 (extended-resource accounting, as with a real device plugin)."""
+    doc = trainrun("big", {"uri": "s3://ds"}, nodes=3, npus=8)
+    doc["spec"]["podTemplate"] = {"metadata": {"annotations": {HOLD: "true"}}}
+    ns.apply(doc)
+    _wait_pod(ns, "big-train-r0", count=2)
+
+    def unschedulable():
+        pending = [p for p in ns.pods("big-train-r0") if p["status"].get("phase") == "Pending"]
+        conds = [c for p in pending for c in p["status"].get("conditions", []) if c["type"] == "PodScheduled"]
+        return conds and conds[0]["reason"] == "Unschedulable" and conds[0]["message"]
+
+    message = wait_for(unschedulable, 60, what="third pod unschedulable")
+    assert f"Insufficient {NPU}" in message
+    placed = sorted(p["spec"]["nodeName"] for p in ns.pods("big-train-r0") if p["spec"].get("nodeName"))
+    assert placed == ["ascend-0", "ascend-1"]
+    assert ns.run_status("TrainRun", "big")["phase"] == "Running"
+    ns("delete", "trainrun", "big", "--wait=false")
+
+
+def test_active_deadline_fails_the_run_and_stops_children(ns, operator):
+    ns.apply(benchrun("dl", shards=1, hold=True, activeDeadlineSeconds=4))
+    _wait_pod(ns, "dl-generate-r0")
+    job = ns.jobs("dl")["dl-generate-r0"]
+    assert 1 <= job["spec"]["activeDeadlineSeconds"] <= 4  # each child gets what is left of the run's budget
+    status = ns.wait_phase("BenchRun", "dl", "Failed", timeout=60)
+    assert _cond(status, "Failed")["reason"] == "DeadlineExceeded"
+    wait_for(lambda: not [p for p in ns.pods("dl-generate-r0") if p["status"].get("phase") == "Running"
+                          and not p["metadata"].get("deletionTimestamp")], 60, what="pods stopped")

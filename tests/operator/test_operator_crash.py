@@ -74,6 +74,7 @@ def test_killing_the_operator_between_reconcile_steps(k8s, tmp_path):
     finally:
         if proc is not None:
             testenv.terminate(proc)
+    print(f"operator killed {crashes} times between reconcile steps; {len(names)} runs")
     assert crashes >= MIN_CRASHES
 
     jobs = json.loads(k8s.kubectl("-n", ns, "get", "jobs", "-o", "json").stdout)["items"]
