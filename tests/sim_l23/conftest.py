@@ -15,6 +15,7 @@ REPO = Path(__file__).resolve().parents[2]
 SHARED = REPO / ".." / "shared"
 FIXTURE_TASKS = SHARED / "fixtures" / "npukernelbench-sample" / "tasks"
 BUILTIN_TASKS = REPO / "jobs" / "kernelgen" / "bench" / "suite" / "builtin" / "tasks"
+DATA_TASKS = Path(__file__).resolve().parent / "data"   # simulator test tasks (mixed kernels), not a suite
 CASE_WORKERS = int(os.environ.get("ASCSIM_TEST_WORKERS", "2"))
 
 

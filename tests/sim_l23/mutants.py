@@ -15,7 +15,7 @@ ERR = {V.RUNTIME_ERROR}
 @dataclass(frozen=True)
 class Mutant:
     id: str
-    suite: str                 # "fixture" (../shared sample) or "builtin"
+    suite: str                 # "fixture" (../shared sample), "builtin", or "data" (tests/sim_l23/data)
     task: str                  # levelN/Category/Op
     file: str                  # path under answer/0
     old: str                   # exact text to replace (must occur)
@@ -36,6 +36,7 @@ MM = ("builtin", "level3/GMM/MatmulHalf", "op_kernel/matmul_half.cpp")
 BM = ("fixture", "level3/GMM/BasicMatmul", "op_kernel/basic_matmul.cpp")
 RMS = ("fixture", "level2/Norm/RmsNorm", "op_kernel/rms_norm_merge_n.h")
 RMSC = ("fixture", "level2/Norm/RmsNorm", "op_kernel/reduce_common.h")
+MIX = ("data", "level3/Mix/MatmulRelu", "op_kernel/matmul_relu.cpp")
 MSM = ("fixture", "level2/Reduce/MulSigmoidMulAddCustom", "op_kernel/mul_sigmoid_mul_add_custom.cpp")
 
 MUTANTS = [
@@ -67,6 +68,15 @@ MUTANTS = [
     M("bm-fixpipe-quant-mismatch", *BM, "intriParams.quantPre = quantPre;",
       "intriParams.quantPre = QuantMode_t::NoQuant;", ERR, message="quantPre"),
     M("bm-l0b-not-transposed", *BM, "loadDataParams.ifTranspose = true;", "loadDataParams.ifTranspose = false;", WRONG),
+    # --- mixed kernels: cross-core flags (1 AIC + 2 AIV per AI core) -----------------------------------------------
+    M("mix-missing-cross-core-wait", *MIX, "                CrossCoreWaitFlag(FLAG_READY);\n", "", WRONG, cases=(0,)),
+    M("mix-missing-cross-core-set", *MIX, "                CrossCoreSetFlag<2, PIPE_FIX>(FLAG_READY);\n", "", ERR,
+      message="CrossCoreWaitFlag"),
+    M("mix-wrong-flag-id", *MIX, "CrossCoreSetFlag<2, PIPE_FIX>(FLAG_READY);", "CrossCoreSetFlag<2, PIPE_FIX>(FLAG_READY + 4);",
+      ERR, message="CrossCoreWaitFlag"),
+    M("mix-slot-reused-without-wait", *MIX, "                if (!first) {\n                    CrossCoreWaitFlag(FLAG_FREE);",
+      "                if (false) {\n                    CrossCoreWaitFlag(FLAG_FREE);", WRONG | ERR, cases=(2,)),
+    M("mix-aiv-half-rows", *MIX, "uint32_t half = CeilDiv(mCur, 2);", "uint32_t half = mCur / 4;", WRONG),
     # --- level 2: high-level APIs and raw intrinsics ------------------------------------------------------------
     M("rms-broadcast-wrong-axis", *RMS, "BroadCast<float, DIM_NUM, 1>(sqx", "BroadCast<float, DIM_NUM, 0>(sqx",
       ERR, message="BroadCast", cases=(0, 1, 2, 3)),

@@ -8,7 +8,7 @@ import pytest
 
 from kernelgen.bench.model import Verdict
 
-from .conftest import BUILTIN_TASKS, FIXTURE_TASKS, answer_files, load
+from .conftest import BUILTIN_TASKS, DATA_TASKS, FIXTURE_TASKS, answer_files, load
 from .mutants import MUTANTS, Mutant
 
 
@@ -19,7 +19,7 @@ def _apply(m: Mutant, files: dict[str, str]) -> dict[str, str]:
 
 
 def _outcome(runner, m: Mutant) -> dict:
-    root = FIXTURE_TASKS if m.suite == "fixture" else BUILTIN_TASKS
+    root = {"fixture": FIXTURE_TASKS, "builtin": BUILTIN_TASKS, "data": DATA_TASKS}[m.suite]
     if not root.is_dir():
         return {"skip": f"{root} not found (../shared absent)"}
     task = load(root / m.task)

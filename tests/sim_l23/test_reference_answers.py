@@ -6,9 +6,10 @@ import pytest
 
 from kernelgen.bench.model import Verdict
 
-from .conftest import BUILTIN_TASKS, FIXTURE_TASKS, answer_files, level_tasks, load
+from .conftest import BUILTIN_TASKS, DATA_TASKS, FIXTURE_TASKS, answer_files, level_tasks, load
 
-TASKS = [("fixture", p) for p in level_tasks(FIXTURE_TASKS)] + [("builtin", p) for p in level_tasks(BUILTIN_TASKS)]
+TASKS = ([("fixture", p) for p in level_tasks(FIXTURE_TASKS)] + [("builtin", p) for p in level_tasks(BUILTIN_TASKS)] +
+         [("data", p) for p in level_tasks(DATA_TASKS)])
 
 
 def test_both_suites_have_level_2_and_3_tasks():
@@ -36,3 +37,10 @@ def _check(runner, path):
     results = runner.run(task, rt)
     bad = [f"case {cid}: {r.verdict.value}: {r.message[:600]}" for cid, r in sorted(results.items()) if r.verdict != Verdict.OK]
     assert not bad, f"{task.task_id}:\n" + "\n".join(bad)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", [p for s, p in TASKS if s == "data"], ids=lambda p: f"{p.parent.parent.name}/{p.name}")
+def test_mixed_kernel_task_passes(runner, path):
+    """tests/sim_l23/data: a 1 AIC + 2 AIV kernel handing tiles over through cross-core flags."""
+    _check(runner, path)

@@ -8,6 +8,7 @@
 #define ASCSIM_KERNEL_HL_MATH_H_
 #include <cmath>
 #include <string>
+#include <vector>
 #include "engine.h"
 #include "tpipe.h"
 
@@ -50,7 +51,12 @@ inline void hl_unary(const char* api, const AscendC::LocalTensor<T>& dst, const 
                      const AscendC::LocalTensor<uint8_t>* tmp, uint32_t count, uint32_t live, F f) {
     static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>, "high-level math APIs support half and float");
     hl_check(api, dst, &src, count, tmp, live);
-    for (uint32_t i = 0; i < count; ++i) dst.addr_[i] = T(f(float(src.addr_[i])));
+    // the source is consumed into the temporaries before dst is written (the API works in stages through its
+    // temp buffer), so a dst that overlaps src is well defined: NPUKernelBench MulSigmoidMulAdd relies on it
+    static thread_local std::vector<float> v;
+    v.resize(count);
+    for (uint32_t i = 0; i < count; ++i) v[i] = f(float(src.addr_[i]));
+    for (uint32_t i = 0; i < count; ++i) dst.addr_[i] = T(v[i]);
 }
 }  // namespace ascsim
 
@@ -101,12 +107,16 @@ ASCSIM_HL_UNARY(Frac, 1, x - std::trunc(x))
     __aicore__ inline void Power(const LocalTensor<T>& dstTensor, A0 src0, A1 src1,                                    \
                                  const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount) {               \
         ::ascsim::hl_check("Power", dstTensor, SRC, calCount, &sharedTmpBuffer, 4);                                   \
-        for (uint32_t i = 0; i < calCount; ++i) dstTensor.addr_[i] = T(std::pow(float(GET0), float(GET1)));            \
+        std::vector<float> v(calCount);                                                                                \
+        for (uint32_t i = 0; i < calCount; ++i) v[i] = std::pow(float(GET0), float(GET1));                             \
+        for (uint32_t i = 0; i < calCount; ++i) dstTensor.addr_[i] = T(v[i]);                                          \
     }                                                                                                                  \
     template <typename T, bool isReuseSource = false>                                                                  \
     __aicore__ inline void Power(const LocalTensor<T>& dstTensor, A0 src0, A1 src1, const uint32_t calCount) {         \
         ::ascsim::hl_check("Power", dstTensor, SRC, calCount, nullptr, 4);                                            \
-        for (uint32_t i = 0; i < calCount; ++i) dstTensor.addr_[i] = T(std::pow(float(GET0), float(GET1)));            \
+        std::vector<float> v(calCount);                                                                                \
+        for (uint32_t i = 0; i < calCount; ++i) v[i] = std::pow(float(GET0), float(GET1));                             \
+        for (uint32_t i = 0; i < calCount; ++i) dstTensor.addr_[i] = T(v[i]);                                          \
     }                                                                                                                  \
     template <typename T, bool isReuseSource = false>                                                                  \
     __aicore__ inline void Power(const LocalTensor<T>& dstTensor, A0 src0, A1 src1,                                    \
@@ -140,7 +150,8 @@ __aicore__ inline void BroadCast(const LocalTensor<T>& dstLocal, const LocalTens
     }
     if (dim == 2 && axis == 1 && (dstShape[1] * sizeof(T)) % 32)
         ::ascsim::fail("BroadCast", "Failed to check shape", "the last axis of dstShape must be 32-byte aligned");
-    ::ascsim::hl_check("BroadCast", dstLocal, &srcLocal, total, tmp, 1);
+    ::ascsim::hl_check("BroadCast", dstLocal, static_cast<const LocalTensor<T>*>(nullptr), total, tmp, 1);
+    ::ascsim::check_count("BroadCast", srcLocal, stotal);
     std::vector<T> s(srcLocal.addr_, srcLocal.addr_ + stotal);
     if (dim == 1) { for (uint32_t i = 0; i < total; ++i) dstLocal.addr_[i] = s[0]; return; }
     for (uint32_t r = 0; r < dstShape[0]; ++r)

@@ -81,7 +81,10 @@ public:
         Require("AllocTensor");
         for (int i = 0; i < num_; ++i) {
             if (state_[i] == kFree) {
-                state_[i] = kAllocated;   // contents: poison from InitBuffer or from the last FreeTensor
+                state_[i] = kAllocated;
+                // a fresh allocation holds garbage; FreeTensor itself leaves the data in place as the device does
+                // (NPUKernelBench's RmsNorm reads a tensor after FreeTensor, before the slot is reused)
+                ascsim::poison_ub(Slot(i), len_);
                 return LocalTensor<T>(reinterpret_cast<T*>(Slot(i)), len_ / uint32_t(sizeof(T)), src);
             }
         }
@@ -116,7 +119,6 @@ public:
         if (state_[i] == kFree) ascsim::fail_queue("FreeTensor", "double FreeTensor of the same buffer");
         if (state_[i] == kQueued) ascsim::fail_queue("FreeTensor", "FreeTensor of a buffer that is still enqueued");
         state_[i] = kFree;
-        ascsim::poison_ub(Slot(i), len_);   // use-after-free reads show up as NaN
     }
     bool VacantInQue() { return count_ < (depth > 0 ? depth : num_); }
     bool HasTensorInQue() { return count_ > 0; }
