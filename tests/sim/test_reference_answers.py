@@ -1,6 +1,7 @@
 """Every level-1 task's reference answer (NPUKernelBench sample fixtures and our built-in suite) passes every test
-case in the sim backend. The only tolerated non-OK verdict is the dataset's own limitation: a few fixture cases
-draw integer inputs with torch.randn/rand, which CPU torch cannot do (the harness reports infra_error)."""
+case in the sim backend. Tolerated non-OK verdicts are the dataset's own limitations: a few fixture cases draw
+integer inputs with torch.randn/rand, which CPU torch cannot do (the harness reports infra_error), and Arange's
+reference returns a different dtype than its pybind (accepted only when the values agree)."""
 import pytest
 
 from kernelgen.bench.model import Verdict
@@ -8,6 +9,37 @@ from kernelgen.bench.model import Verdict
 from .conftest import BUILTIN_TASKS, FIXTURE_TASKS, answer_files, level_tasks, load
 
 CPU_TORCH_CANNOT_GENERATE = "not implemented for"
+# Dataset quirk, not a simulator tolerance: Arange's reference Model returns torch.arange(start.item(), ...), whose
+# dtype is int64/float32 whatever the case dtype, while the task's pybind returns the input dtype. For these tasks a
+# dtype_mismatch is accepted only if the values agree (checked separately below).
+DTYPE_QUIRK_TASKS = {"Arange"}
+
+VALUES_SCRIPT = r"""
+import importlib.util, json, sys, torch
+vdir, row = sys.argv[1], json.loads(sys.argv[2])
+class Row(dict):
+    def __getattr__(self, k): return self[k]
+def load(n):
+    s = importlib.util.spec_from_file_location(n, f"{vdir}/{n}.py"); m = importlib.util.module_from_spec(s); s.loader.exec_module(m); return m
+mod, prep = load("module"), load("prepare_inputs")
+row = Row(row); inputs = prep.get_inputs(row, device="cpu"); init = prep.get_init_inputs(row, device="cpu")
+ref = mod.Model(*init)(*[x.clone() for x in inputs]); out = mod.ModelNew(*init)(*[x.clone() for x in inputs])
+ok = ref.shape == out.shape and torch.allclose(out.double(), ref.double(), atol=1e-3, rtol=1e-3)
+print("VALUES_MATCH" if ok else f"VALUES_DIFFER {ref.shape} {out.shape}")
+"""
+
+
+def _values_match(task, rt, case) -> bool:
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from kernelgen.bench.tasks import case_row
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(str(p) for p in rt.python_path))
+    r = subprocess.run([sys.executable, "-c", VALUES_SCRIPT, str(task.validation_dir),
+                        json.dumps(case_row(task, case), default=str)], capture_output=True, text=True, env=env, timeout=300)
+    return "VALUES_MATCH" in r.stdout
 
 
 def _check_all_cases(runner, path):
@@ -22,6 +54,10 @@ def _check_all_cases(runner, path):
             continue
         if r.verdict == Verdict.INFRA_ERROR and "get_inputs failed" in r.message and CPU_TORCH_CANNOT_GENERATE in r.message:
             continue
+        if r.verdict == Verdict.DTYPE_MISMATCH and task.op_name in DTYPE_QUIRK_TASKS:
+            case = next(c for c in task.cases if c.case_id == cid)
+            if _values_match(task, rt, case):
+                continue
         bad[cid] = (r.verdict.value, r.message[:300], r.diagnostics[:3])
     assert not bad, f"{task.task_id}: {bad}"
     assert any(r.verdict == Verdict.OK for r in results.values())
