@@ -31,6 +31,7 @@ EXIT_OK, EXIT_INFRA, EXIT_NO_BACKEND = 0, 1, 3
 CANDIDATES = "candidates.jsonl"
 RECORDS = "records.jsonl"
 STAGE_STATE = "stages"
+SPEC_COPY = "spec.json"
 
 
 class RunError(Exception):
@@ -179,6 +180,9 @@ def stage_evaluate(spec: Any, *, shard: int = 0, shards: int | None = None, prog
     for e in suite.errors:
         progress.message(f"warning: malformed task skipped: {e}")
     cands = candidates_for(spec, rd, suite.tasks, progress, write=(shard == 0))
+    if shard == 0:   # the spec the records were made under, for `kernelgen bench report --run-dir`
+        (rd.path / SPEC_COPY).write_text(spec.model_dump_json(by_alias=True, exclude_none=True, indent=2))
+        rd.push(SPEC_COPY)
     settings = EvalSettings.from_spec(spec)
     work = plan(suite.tasks, cands, settings, shard=shard, shards=shards)
     total = sum(len(cases) for _, _, cases in work)

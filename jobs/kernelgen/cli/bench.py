@@ -217,12 +217,18 @@ def _termination_message(result: Any) -> None:
 
 
 def _spec_for_dir(run_dir: Path) -> Any:
-    """A minimal spec for reporting a local run directory (its name and parent)."""
+    """The spec a local run directory was made with (its spec.json), pointed at that directory."""
     from kernelgen.specs import load_spec
     run_dir = run_dir.resolve()
     if not run_dir.is_dir():
         err.print(f"--run-dir: {run_dir} is not a directory")
         raise typer.Exit(2)
+    saved = run_dir / "spec.json"
+    if saved.is_file():
+        doc = json.loads(saved.read_text())
+        doc["metadata"]["name"] = run_dir.name
+        doc["spec"]["output"] = {"uri": str(run_dir.parent)}
+        return load_spec(doc)
     return load_spec({"apiVersion": "kernelgen.ai/v1alpha1", "kind": "BenchRun", "metadata": {"name": run_dir.name},
                       "spec": {"candidates": {"source": "reference"}, "output": {"uri": str(run_dir.parent)}}})
 
