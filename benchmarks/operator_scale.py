@@ -95,6 +95,7 @@ def job_run(obj: dict) -> str | None:
 def measure(n: int, settle: float, workdir: Path) -> dict:
     from kubernetes import client, config
 
+    shutil.rmtree(workdir / f"cluster-{n}", ignore_errors=True)  # a fresh etcd every time
     cluster = testenv.TestCluster(workdir / f"cluster-{n}", ascend_nodes=8, cpu_nodes=8)
     cluster.start()
     op = None
