@@ -17,7 +17,13 @@ from pathlib import Path
 from kernelgen.cot.decontam import Decontaminator, builtin_suite
 from kernelgen.cot.dedup import near_duplicates
 from kernelgen.cot.docs import ChunkIndex, chunk_page
-from kernelgen.cot.general import detect_shape, language_of, read_rows, repetition, to_triple
+from kernelgen.cot.general import (
+    detect_shape,
+    language_of,
+    read_rows,
+    repetition,
+    to_triple,
+)
 from kernelgen.cot.includes import IncludeResolver
 from kernelgen.cot.records import CoTRecord
 from kernelgen.cot.scorers import NgramScorer

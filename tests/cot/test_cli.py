@@ -2,10 +2,9 @@
 import json
 
 import yaml
-from typer.testing import CliRunner
-
 from conftest import spec_doc
 from kernelgen.cli.cot import app
+from typer.testing import CliRunner
 
 
 def test_generate_shards_then_merge(tmp_path, monkeypatch):

@@ -1,7 +1,6 @@
 from pathlib import Path
 
 import pytest
-
 from conftest import FIXTURES, REPO
 from kernelgen.cot.decontam import Decontaminator, builtin_suite, snake
 

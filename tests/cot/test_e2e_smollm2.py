@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 import yaml
-
 from conftest import PLANTED, planted_match, spec_doc
 
 pytestmark = [pytest.mark.slow, pytest.mark.model]

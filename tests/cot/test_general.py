@@ -1,9 +1,14 @@
 import json
 
 import pytest
-
 from conftest import FIXTURES
-from kernelgen.cot.general import detect_shape, read_rows, repetition, split_think, to_triple
+from kernelgen.cot.general import (
+    detect_shape,
+    read_rows,
+    repetition,
+    split_think,
+    to_triple,
+)
 from kernelgen.cot.ngram_lm import CharNgramLM
 from kernelgen.cot.scorers import NgramScorer
 

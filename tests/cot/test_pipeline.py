@@ -4,7 +4,6 @@ import json
 
 import pyarrow.parquet as pq
 import pytest
-
 from conftest import PLANTED, planted_match, spec_doc
 from kernelgen.cot import pipeline
 from kernelgen.cot.context import Options
@@ -29,7 +28,7 @@ def built(tmp_path_factory):
 
 
 def test_every_stage_reports_counts_and_drops(built):
-    out, s, _ = built
+    _, s, _ = built
     st = s["stages"]
     assert set(st) == {"docs", "kernel", "project", "general", "debug", "final"}
     assert st["kernel"]["inputs"] == 4 and st["kernel"]["outputs"] == 1

@@ -3,9 +3,13 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from conftest import FIXTURES
-from kernelgen.cot.project import check_tiling, field_name, find_projects, mine_scenarios
+from kernelgen.cot.project import (
+    check_tiling,
+    field_name,
+    find_projects,
+    mine_scenarios,
+)
 
 OPS = FIXTURES / "ops_repo"
 UT = OPS / "math/scaled_add/tests/ut/op_host/test_scaled_add_tiling.cpp"

@@ -1,5 +1,10 @@
-from kernelgen.cot.text import (detect_language, extract_json_object, extract_tag, retrieval_tokens,
-                                split_questions)
+from kernelgen.cot.text import (
+    detect_language,
+    extract_json_object,
+    extract_tag,
+    retrieval_tokens,
+    split_questions,
+)
 
 
 def test_retrieval_tokens_split_identifiers_and_cjk():

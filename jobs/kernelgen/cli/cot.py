@@ -9,21 +9,20 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Optional
 
 import typer
 
 app = typer.Typer(help="CoTBuild: build the Ascend-CoT dataset.", no_args_is_help=True, pretty_exceptions_enable=False)
 
 
-def _load(file: Path):  # noqa: ANN202
+def _load(file: Path):
     from kernelgen.cli.main import load_spec_or_exit
     from kernelgen.specs import CoTBuild
 
     return load_spec_or_exit(file, expect=CoTBuild)
 
 
-def _options(lenient: bool):  # noqa: ANN202
+def _options(lenient: bool):
     from kernelgen.cot.context import Options
 
     return Options(lenient=lenient)
@@ -50,8 +49,8 @@ def run(
 @app.command("generate")
 def generate(
     spec: Path = typer.Option(..., "--spec", "-f", help="CoTBuild spec YAML."),
-    shard: Optional[int] = typer.Option(None, help="This shard's index (default $JOB_COMPLETION_INDEX or 0)."),  # noqa: UP007
-    shards: Optional[int] = typer.Option(None, help="Number of shards (default spec.shards)."),  # noqa: UP007
+    shard: int | None = typer.Option(None, help="This shard's index (default $JOB_COMPLETION_INDEX or 0)."),
+    shards: int | None = typer.Option(None, help="Number of shards (default spec.shards)."),
     lenient: bool = typer.Option(False, "--lenient", help=LENIENT_HELP),
 ) -> None:
     """Pod entrypoint: build one shard's records (resumable)."""
@@ -71,7 +70,7 @@ def generate(
 @app.command("merge")
 def merge(
     spec: Path = typer.Option(..., "--spec", "-f", help="CoTBuild spec YAML."),
-    shards: Optional[int] = typer.Option(None, help="Number of shards (default spec.shards)."),  # noqa: UP007
+    shards: int | None = typer.Option(None, help="Number of shards (default spec.shards)."),
 ) -> None:
     """Pod entrypoint: merge the shards, deduplicate, decontaminate, export, write the manifest."""
     from kernelgen.cot import pipeline

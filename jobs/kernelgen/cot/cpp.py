@@ -68,12 +68,8 @@ def defined_names(src: str) -> set[str]:
 
 
 _TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\d+(?:\.\d+)?[fFuUlL]*|0[xX][0-9a-fA-F]+|\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'|\S")
-_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
-_KEYWORDS = frozenset("""alignas alignof auto bool break case catch char class const constexpr continue decltype default
-delete do double else enum explicit extern false float for friend goto if inline int long mutable namespace new
-noexcept nullptr operator private protected public return short signed sizeof static static_cast reinterpret_cast
-struct switch template this throw true try typedef typename union unsigned using virtual void volatile while
-int8_t int16_t int32_t int64_t uint8_t uint16_t uint32_t uint64_t half float16_t bfloat16_t size_t""".split())
+_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
+_KEYWORDS = frozenset(["alignas", "alignof", "auto", "bool", "break", "case", "catch", "char", "class", "const", "constexpr", "continue", "decltype", "default", "delete", "do", "double", "else", "enum", "explicit", "extern", "false", "float", "for", "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "nullptr", "operator", "private", "protected", "public", "return", "short", "signed", "sizeof", "static", "static_cast", "reinterpret_cast", "struct", "switch", "template", "this", "throw", "true", "try", "typedef", "typename", "union", "unsigned", "using", "virtual", "void", "volatile", "while", "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "half", "float16_t", "bfloat16_t", "size_t"])
 
 
 def code_tokens(src: str, *, abstract_identifiers: bool = False, keep: frozenset[str] = frozenset()) -> list[str]:

@@ -21,7 +21,7 @@ from .records import CoTRecord
 from .teacher import TeacherRequest
 
 NUMERIC = {"value_mismatch", "nan_mismatch"}
-_DIAG = re.compile(r"^(?:.*?:\d+(?::\d+)?:\s*)?(?:fatal\s+)?error:\s*(.*)$", re.M)
+_DIAG = re.compile(r"^(?:.*?:\d+(?::\d+)?:\s*)?(?:fatal\s+)?error:\s*(.*)$", re.MULTILINE)
 
 
 def error_signature(log: str, max_lines: int = 2) -> tuple[str, list[str]]:

@@ -190,7 +190,7 @@ class Decontaminator:
                 c = len(t.desc & toks) / len(t.desc)
                 if c >= self.containment:
                     return Hit("text_ngram", t.task_id, round(c, 3), "api_desc.md")
-        for block in re.findall(r"```[a-zA-Z+]*\n(.*?)```", text, flags=re.S):
+        for block in re.findall(r"```[a-zA-Z+]*\n(.*?)```", text, flags=re.DOTALL):
             hit = self._code_overlap(block)
             if hit:
                 return hit

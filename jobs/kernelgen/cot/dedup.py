@@ -48,7 +48,7 @@ def near_duplicates(records: list[CoTRecord], threshold: float) -> tuple[list[Co
         m = minhash(r.prompt if r.kind == "doc_qa" else r.text())
         dup = lsh.query(m)
         if dup:
-            dropped.append((r.id, sorted(dup)[0]))
+            dropped.append((r.id, min(dup)))
             continue
         lsh.insert(r.id, m)
         kept.append(r)

@@ -12,7 +12,13 @@ from . import prompts
 from .context import StageContext
 from .records import CoTRecord
 from .teacher import TeacherRequest
-from .text import cjk_ratio, detect_language, extract_tag, retrieval_tokens, split_questions
+from .text import (
+    cjk_ratio,
+    detect_language,
+    extract_tag,
+    retrieval_tokens,
+    split_questions,
+)
 
 # The fixed section template of API pages (zh and en headings); a page with >= 3 of them is an API page, and
 # its sections are the natural chunk boundaries and "technical points".
@@ -46,9 +52,9 @@ def clean_markdown(text: str) -> tuple[str, list[str]]:
     """Drop anchors and HTML noise that doc exports carry; return (text, npu applicability tags)."""
     npu = sorted({t.strip() for m in _NPU_TAG.finditer(text) for t in m.group(1).split(",") if t.strip()})
     text = _NPU_TAG.sub("", text)
-    text = re.sub(r"<a\s+name=[^>]*>\s*</a>", "", text, flags=re.I)
-    text = re.sub(r"<br\s*/?>", " ", text, flags=re.I)
-    text = re.sub(r"<!--.*?-->", "", text, flags=re.S)
+    text = re.sub(r"<a\s+name=[^>]*>\s*</a>", "", text, flags=re.IGNORECASE)
+    text = re.sub(r"<br\s*/?>", " ", text, flags=re.IGNORECASE)
+    text = re.sub(r"<!--.*?-->", "", text, flags=re.DOTALL)
     text = html.unescape(text).replace("\u00a0", " ")
     return re.sub(r"\n{3,}", "\n\n", text).strip(), npu
 
@@ -146,7 +152,7 @@ class ChunkIndex:
 
 def reasoning_and_answer(rep) -> tuple[str, str]:
     reasoning = rep.reasoning.strip() or (extract_tag(rep.content, "think") or "")
-    content = re.sub(r"<think>.*?(</think>|$)", "", rep.content, flags=re.S | re.I)
+    content = re.sub(r"<think>.*?(</think>|$)", "", rep.content, flags=re.DOTALL | re.IGNORECASE)
     answer = extract_tag(content, "answer")
     return reasoning, (answer if answer is not None else content).strip()
 

@@ -12,8 +12,9 @@ import gzip
 import json
 import re
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from .context import StageContext
 from .records import CoTRecord

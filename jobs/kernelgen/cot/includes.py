@@ -36,12 +36,12 @@ class Snippet:
 
 def strip_guard(src: str) -> str:
     """Remove `#pragma once` and a whole-file include guard (#ifndef X / #define X ... #endif)."""
-    src = re.sub(r"^[ \t]*#[ \t]*pragma[ \t]+once[^\n]*\n?", "", src, flags=re.M)
-    body = re.sub(r"//[^\n]*|/\*.*?\*/", lambda m: " " * len(m.group(0)), src, flags=re.S)
+    src = re.sub(r"^[ \t]*#[ \t]*pragma[ \t]+once[^\n]*\n?", "", src, flags=re.MULTILINE)
+    body = re.sub(r"//[^\n]*|/\*.*?\*/", lambda m: " " * len(m.group(0)), src, flags=re.DOTALL)
     m = re.match(r"\s*#[ \t]*ifndef[ \t]+(\w+)[^\n]*\n\s*#[ \t]*define[ \t]+(\w+)[^\n]*\n", body)
     if not m or m.group(1) != m.group(2):
         return src
-    last = list(re.finditer(r"^[ \t]*#[ \t]*endif[^\n]*$", body, flags=re.M))
+    last = list(re.finditer(r"^[ \t]*#[ \t]*endif[^\n]*$", body, flags=re.MULTILINE))
     if not last or body[last[-1].end():].strip():
         return src
     return src[m.end():last[-1].start()]

@@ -45,7 +45,7 @@ class ResolvedSource:
 def _commit(path: Path) -> str:
     d = path if path.is_dir() else path.parent
     try:
-        r = subprocess.run(["git", "-C", str(d), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10)
+        r = subprocess.run(["git", "-C", str(d), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10, check=False)
         return r.stdout.strip() if r.returncode == 0 else ""
     except (OSError, subprocess.SubprocessError):
         return ""

@@ -87,7 +87,7 @@ def mine_scenarios(src: str) -> list[Scenario]:
     out = []
     for m in _TEST.finditer(src):
         body = _block(src, m.end() - 1)
-        body_nc = re.sub(r"//[^\n]*|/\*.*?\*/", " ", body, flags=re.S)
+        body_nc = re.sub(r"//[^\n]*|/\*.*?\*/", " ", body, flags=re.DOTALL)
         sc = Scenario(name=f"{m.group(1)}.{m.group(2)}")
         sc.dtypes = [(a or b).lower() for a, b in _DTYPE.findall(body_nc)]
         dims = [origin for origin, _ in _STORAGE_SHAPE.findall(body_nc)] or _SHAPE.findall(body_nc)

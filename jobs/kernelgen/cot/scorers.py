@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import math
 import statistics
-from typing import Protocol, Sequence
+from collections.abc import Sequence
+from typing import Protocol
 
 from .ngram_lm import CharNgramLM
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from kernelgen.generate.engine import Prompt, SamplingParams, split_reasoning
 

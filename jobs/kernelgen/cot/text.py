@@ -55,7 +55,7 @@ def _langid():
 
 def detect_language(text: str) -> tuple[str, float]:
     """(ISO 639-1 code, probability). Code is stripped first: identifiers would read as English."""
-    prose = re.sub(r"```.*?```", " ", text, flags=re.S)
+    prose = re.sub(r"```.*?```", " ", text, flags=re.DOTALL)
     prose = prose[:4000]
     if not prose.strip():
         return "", 0.0
@@ -68,7 +68,7 @@ _TAG_CACHE: dict[str, re.Pattern] = {}
 
 def extract_tag(text: str, tag: str) -> str | None:
     """Content of <tag>…</tag>; an unclosed tag runs to the end. None when the tag is absent."""
-    pat = _TAG_CACHE.setdefault(tag, re.compile(rf"<{tag}>(.*?)(?:</{tag}>|$)", re.S | re.I))
+    pat = _TAG_CACHE.setdefault(tag, re.compile(rf"<{tag}>(.*?)(?:</{tag}>|$)", re.DOTALL | re.IGNORECASE))
     m = pat.search(text)
     return m.group(1).strip() if m else None
 
@@ -101,7 +101,7 @@ def split_questions(text: str, limit: int) -> list[str]:
     out: list[str] = []
     for line in text.splitlines():
         line = re.sub(r"^\s*(?:[-*•]|\d+[.)、]|Q\d*[:：])\s*", "", line).strip()
-        if len(line) >= 8 and (line.endswith(("?", "？")) or re.match(r"^(how|what|why|which|when|can|does|is)\b", line, re.I)):
+        if len(line) >= 8 and (line.endswith(("?", "？")) or re.match(r"^(how|what|why|which|when|can|does|is)\b", line, re.IGNORECASE)):
             out.append(line)
     if not out:
         # A teacher that ignored the list format still asked something: keep its first sentence-sized line.
