@@ -210,6 +210,36 @@ int main() {
         const uint32_t bad[2] = {2, 1};
         CHECK(has(throws([&] { BroadCast<float, 2, 1>(b, s, dst, bad, tmp); }), "shape"));
     }
+    // --- Sum / Mean / SoftMax / SoftmaxGrad on [rows, 32 B-aligned cols] tiles ---
+    {
+        as_aiv();
+        struct Tl { uint32_t srcM, srcK; } tl{2, 16};
+        LocalTensor<float> x(reinterpret_cast<float*>(g_ub), 32, TPosition::VECCALC);
+        LocalTensor<float> y(reinterpret_cast<float*>(g_ub + 1024), 32, TPosition::VECCALC);
+        LocalTensor<float> sm(reinterpret_cast<float*>(g_ub + 2048), 16, TPosition::VECCALC);
+        LocalTensor<float> mx(reinterpret_cast<float*>(g_ub + 3072), 16, TPosition::VECCALC);
+        LocalTensor<uint8_t> tmp(g_ub + 8192, 4096, TPosition::VECCALC);
+        for (int i = 0; i < 32; ++i) x.addr_[i] = float(i % 16) / 4;
+        SumParams sp{2, 16, 9};
+        Sum(y, x, tmp, sp);
+        CHECK(y.addr_[0] == 9.0f && y.addr_[1] == 9.0f);
+        MeanParams mp{2, 16, 16};
+        Mean(y, x, tmp, mp);
+        CHECK(std::fabs(y.addr_[0] - 1.875f) < 1e-6);
+        CHECK(has(throws([&] { Sum(y, x, tmp, SumParams{2, 8, 9}); }), "inner"));
+        SoftMax<float>(y, sm, mx, x, tmp, tl);
+        float se = 0;
+        for (int i = 0; i < 16; ++i) se += std::exp(float(i) / 4 - 3.75f);
+        CHECK(std::fabs(y.addr_[15] - 1.0f / se) < 1e-6 && mx.addr_[7] == 3.75f && std::fabs(sm.addr_[8] - se) < 1e-4);
+        SoftMax<float>(y, sm, mx, x, tmp, tl, SoftMaxShapeInfo{2, 16, 2, 4});   // only 4 valid columns
+        CHECK(mx.addr_[0] == 0.75f);
+        CHECK(has(throws([&] { SoftMax<float>(y, sm, mx, x, tmp[4064], tl); }), "too small"));
+        LocalTensor<float> g(reinterpret_cast<float*>(g_ub + 4096), 32, TPosition::VECCALC);
+        for (int i = 0; i < 32; ++i) g.addr_[i] = 1.0f;
+        SoftMax<float>(y, sm, mx, x, tmp, tl);
+        SoftmaxGrad<float>(x, g, y, tmp, tl);   // grad of ones through softmax is zero
+        CHECK(std::fabs(x.addr_[3]) < 1e-6);
+    }
     std::printf("PASS %d FAIL %d\n", g_pass, g_fail);
     return g_fail ? 1 : 0;
 }

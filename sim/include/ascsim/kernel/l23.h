@@ -16,4 +16,5 @@
 #include "intrinsics.h"
 #include "hl_math.h"
 #include "hl_reduce.h"
+#include "hl_softmax.h"
 #endif  // ASCSIM_ASCSIM_KERNEL_L23_H_
