@@ -151,22 +151,18 @@ def _train_env(job: str, plan: StagePlan) -> list[dict[str, Any]]:
         {"name": "POD_IP", "valueFrom": {"fieldRef": {"fieldPath": "status.podIP"}}},
         {"name": "HCCL_IF_IP", "value": "$(POD_IP)"},
     ]
+    # No WORLD_SIZE here: torchrun sets it (with LOCAL_RANK) for the processes it starts.
     if plan.nodes > 1:
         env += [{"name": "MASTER_ADDR", "value": f"{job}-0.{job}"},
-                {"name": "NODE_RANK", "value": "$(JOB_COMPLETION_INDEX)"},
-                {"name": "WORLD_SIZE", "value": str(plan.nodes * max(plan.npus, 1))}]
+                {"name": "NODE_RANK", "value": "$(JOB_COMPLETION_INDEX)"}]
     else:
-        env += [{"name": "MASTER_ADDR", "value": "127.0.0.1"}, {"name": "NODE_RANK", "value": "0"},
-                {"name": "WORLD_SIZE", "value": str(max(plan.npus, 1))}]
+        env += [{"name": "MASTER_ADDR", "value": "127.0.0.1"}, {"name": "NODE_RANK", "value": "0"}]
     return env
 
 
 def _command(run: Any, plan: StagePlan) -> tuple[list[str], list[str]]:
-    if run.kind == "TrainRun" and (plan.nodes > 1 or plan.npus > 1):
-        # torchrun over HCCL (torch_npu registers the backend); one process per NPU.
-        return ["torchrun"], ["--nnodes=$(NNODES)", "--node_rank=$(NODE_RANK)", "--nproc_per_node=$(NPROC_PER_NODE)",
-                              "--master_addr=$(MASTER_ADDR)", "--master_port=$(MASTER_PORT)",
-                              "-m", "kernelgen.cli.main", *plan.args]
+    # Multi-process training: `kernelgen train run` relaunches itself under torchrun (HCCL on NPUs) from NNODES,
+    # NPROC_PER_NODE, NODE_RANK, MASTER_ADDR and MASTER_PORT, so every stage has the same plain entrypoint.
     return ["kernelgen"], list(plan.args)
 
 

@@ -126,11 +126,13 @@ def test_multi_node_trainrun():
     job = build_job(run, {}, plan, 1, CFG)
     pod = job["spec"]["template"]["spec"]
     env = {e["name"]: e.get("value") for e in pod["containers"][0]["env"]}
-    assert env["MASTER_ADDR"] == "t-train-r1-0.t-train-r1" and env["WORLD_SIZE"] == "32"
+    assert env["MASTER_ADDR"] == "t-train-r1-0.t-train-r1" and env["NNODES"] == "4"
+    assert env["NPROC_PER_NODE"] == "8" and "WORLD_SIZE" not in env  # torchrun sets WORLD_SIZE per process
     assert env["NODE_RANK"] == "$(JOB_COMPLETION_INDEX)" and env["HCCL_CONNECT_TIMEOUT"] == "600"
     assert pod["subdomain"] == "t-train-r1" and job["spec"]["podReplacementPolicy"] == "Failed"
-    assert pod["containers"][0]["command"] == ["torchrun"]
-    assert "--node_rank=$(NODE_RANK)" in pod["containers"][0]["args"]
+    # `kernelgen train run` relaunches itself under torchrun from that environment.
+    assert pod["containers"][0]["command"] == ["kernelgen"]
+    assert pod["containers"][0]["args"] == ["train", "run", "--spec", "/etc/kernelgen/spec.yaml"]
     svc = headless_service(run, plan, 1)
     assert svc["metadata"]["name"] == "t-train-r1" and svc["spec"]["clusterIP"] == "None"
     single = model(trainrun("s", {"uri": "s3://d"}, nodes=1, npus=1))

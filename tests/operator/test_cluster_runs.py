@@ -249,7 +249,7 @@ def test_trainrun_waits_for_its_cotbuild_then_starts(ns, operator):
     c = pods[0]["spec"]["containers"][0]
     env = {e["name"]: e.get("value") for e in c["env"]}
     assert env["MASTER_ADDR"] == "tr-train-r0-0.tr-train-r0" and env["NNODES"] == "2"
-    assert c["command"] == ["torchrun"] and c["resources"]["limits"][NPU] == "8"
+    assert c["command"] == ["kernelgen"] and c["resources"]["limits"][NPU] == "8"
     assert pods[0]["spec"]["subdomain"] == "tr-train-r0"
 
 
