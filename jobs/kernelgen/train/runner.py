@@ -155,6 +155,10 @@ def run(tr: Any, *, workdir: Path | None = None) -> dict[str, Any]:
 
     spec = tr.spec
     out = tr.output_uri()
+    if spec.output.endpoint:   # kernelgen.storage reads the S3 endpoint and region from the environment
+        os.environ.setdefault("KERNELGEN_S3_ENDPOINT", spec.output.endpoint)
+    if spec.output.region:
+        os.environ.setdefault("AWS_REGION", spec.output.region)
     work = workdir or default_workdir(tr.name)
     work.mkdir(parents=True, exist_ok=True)
     device = distributed.accelerator()
