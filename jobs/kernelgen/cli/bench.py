@@ -113,12 +113,20 @@ def run_cmd(
     workers: Optional[int] = typer.Option(None, "--workers", help="Parallel candidates."),
     seed: int = typer.Option(0, "--seed", help="Input seed."),
     no_progress: bool = typer.Option(False, "--no-progress", help="No progress bars."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="ascend backend: print the exact command sequence per "
+                                 "task (build, checks, run environment) and run nothing."),
 ) -> None:
     """Run a BenchRun locally: candidates -> evaluate -> report (resumes a killed run)."""
     from kernelgen.bench.run import RunError, run
     spec = _load(file) if file else _spec_from_flags(name, suite, candidates, candidates_uri, backend, output, level,
                                                      category, task, limit, shape_mode, max_cases, timing, workers,
                                                      seed)
+    if dry_run:
+        if spec.spec.evaluation.backend != "ascend":
+            err.print("--dry-run prints the CANN command sequence: use it with --backend ascend")
+            raise typer.Exit(2)
+        from kernelgen.bench.backends.ascend.dryrun import dry_run as ascend_dry_run
+        raise typer.Exit(ascend_dry_run(spec, out=typer.echo))
     ui = _RichProgress(enabled=not no_progress)
     try:
         with ui.bar:
