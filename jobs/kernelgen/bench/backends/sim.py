@@ -207,7 +207,7 @@ def dtype_combos(opdef: dict) -> list[tuple[dict[str, str], list[int]]]:
 
 
 def kernel_tu(op: str, kernel_name: str, kernel_file: str, macros: dict[str, str], columns: list[int], keys: list[int],
-              index: int, core: str = "AIV", ktype: int = 0) -> str:
+              index: int, core: str = "AIV", ktype: int = 0, aic_idle: bool = False) -> str:
     ns = f"ascsim_k{index}" + ("_aic" if core == "AIC" else "")
     defs = "\n".join(f"#define {k} {v}" for k, v in macros.items())
     keys_init = ", ".join(str(k) for k in keys) or "0"
@@ -241,6 +241,7 @@ void ascsim_launch(uint8_t** a, size_t n) {{ ::ascsim::invoke_entry(&{ns}::ascsi
 const int kColumns[] = {{{", ".join(map(str, columns))}}};
 const uint64_t kKeys[] = {{{keys_init}}};
 {sim_cube.registration(core, op, len(columns), ktype) or f'const int kReg = (::ascsim::register_kernel("{op}", kColumns, {len(columns)}, &ascsim_launch, kKeys, {len(keys)}), 0);'}
+{sim_cube.extra_registration(core, op, len(columns), ktype, aic_idle)}
 }}
 """
 
@@ -424,7 +425,8 @@ class SimBackend:
         (work / "ascsim_tiling.h").write_text(tiling_header(dump, task.op_name))
         keys = tiling_keys(texts)
         ktype = sim_cube.kernel_type(texts)
-        cores = sim_cube.builds_of(ktype)
+        idle_aic = sim_cube.aic_idle(texts)
+        cores = sim_cube.builds_of(ktype, idle_aic)
         kworks = {"AIV": kwork}
         for core in cores:   # one copy of the sources per core type (core-specialised members, see sim_cube)
             kw = kwork if core == "AIV" else work / "op_kernel_aic"
@@ -443,7 +445,7 @@ class SimBackend:
           for core in cores:
             tu = work / f"kernel_{i}{'_aic' if core == 'AIC' else ''}.cpp"
             tu.write_text(kernel_tu(task.op_name, task.kernel_name, str(kworks[core] / main_k.name), macros, cols, keys, i,
-                                    core, ktype))
+                                    core, ktype, idle_aic))
             key = _sha(headers_hash(*KERNEL_HEADERS), kctx, tu.read_text(), *kflags)
             kernel_objs.append(self._obj("kernel", key, lambda o, tu=tu: [CXX, *kflags, *inc, "-c", str(tu), "-o", str(o)],
                                          deadline, f"kernel combination {i} ({core})"))

@@ -18,6 +18,11 @@ KERNEL_TYPES = {"KERNEL_TYPE_AIV_ONLY": 0, "KERNEL_TYPE_AIC_ONLY": 1, "KERNEL_TY
 
 _CUBE_RX = re.compile(r"\b(Mmad|LoadData|LoadDataWithTranspose|Fixpipe|Nd2NzParams|LoadData2DParams|"
                       r"TPosition::(?:A1|A2|B1|B2|CO1|C2)|QuePosition::(?:A1|A2|B1|B2|CO1|C2)|MatmulImpl|REGIST_MATMUL_OBJ)\b")
+# Cube work written with the basic API (the AIC runs kernel code); the high-level matmul::Matmul alone instead makes
+# the AIC a matmul server, which the simulator models on the AIV (lib: ascsim/kernel/matmul_api.h): its AIC idles.
+_LOWLEVEL_CUBE_RX = re.compile(r"\b(Mmad|LoadData|LoadDataWithTranspose|Fixpipe|Nd2NzParams|LoadData2DParams|"
+                               r"TPosition::(?:A1|A2|B1|B2|CO1|C2)|QuePosition::(?:A1|A2|B1|B2|CO1|C2))\b")
+_MATMUL_API_RX = re.compile(r"\b(REGIST_MATMUL_OBJ|matmul::Matmul|MatmulImpl)\b")
 _AIV_RX = re.compile(r"\b(ASCEND_IS_AIV|ASCEND_IS_NOT_AIC|AscendC::AIV|g_coreType\s*==\s*(?:AscendC::)?AIV|GetSubBlockIdx|"
                      r"GetSubBlockNum|CrossCoreSetFlag|CrossCoreWaitFlag|REGIST_MATMUL_OBJ)\b")
 _OVERRIDE_RX = re.compile(r"KERNEL_TASK_TYPE_DEFAULT\s*\(\s*(?:AscendC::)?(KERNEL_TYPE_\w+)\s*\)")
@@ -40,9 +45,15 @@ def kernel_type(texts: list[str]) -> int:
     return KERNEL_TYPES["KERNEL_TYPE_AIC_ONLY"]
 
 
-def builds_of(ktype: int) -> list[str]:
+def aic_idle(texts: list[str]) -> bool:
+    """True when the kernel's only cube work is the high-level matmul API (its AIC is an idle matmul server)."""
+    joined = "\n".join(texts)
+    return bool(_MATMUL_API_RX.search(joined)) and not _LOWLEVEL_CUBE_RX.search(joined)
+
+
+def builds_of(ktype: int, idle_aic: bool = False) -> list[str]:
     """Core types to compile for a kernel type."""
-    if ktype in (0, 2):
+    if ktype in (0, 2) or idle_aic:
         return ["AIV"]
     if ktype in (1, 3):
         return ["AIC"]
@@ -73,3 +84,11 @@ def registration(core: str, op: str, ncols: int, ktype: int) -> str:
     """The registration statement for the AIC object (the AIV object keeps the tier-1 registration)."""
     return (f"const int kRegCube = (::ascsim::register_cube_kernel(\"{op}\", kColumns, {ncols}, &ascsim_launch, {ktype}), 0);"
             if core == "AIC" else "")
+
+
+def extra_registration(core: str, op: str, ncols: int, ktype: int, idle_aic: bool) -> str:
+    """For a matmul-API kernel: the AIV object also registers the idle AIC of its mixed launch."""
+    if core != "AIV" or not idle_aic:
+        return ""
+    return ("void ascsim_idle_aic(uint8_t**, size_t) {}\n"
+            f"const int kRegIdleAic = (::ascsim::register_cube_kernel(\"{op}\", kColumns, {ncols}, &ascsim_idle_aic, {ktype}), 0);")

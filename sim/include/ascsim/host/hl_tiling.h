@@ -58,3 +58,4 @@ ASCSIM_HL_TMP(BroadCast, 1)
 }  // namespace AscendC
 #endif  // ASCSIM_HOST_HL_TILING_H_
 #include "softmax_tiling.h"   // after the guard: it includes this header
+#include "matmul_tiling.h"

@@ -17,4 +17,5 @@
 #include "hl_math.h"
 #include "hl_reduce.h"
 #include "hl_softmax.h"
+#include "matmul_api.h"
 #endif  // ASCSIM_ASCSIM_KERNEL_L23_H_
