@@ -61,6 +61,23 @@ inline uint16_t float_to_half_bits(float f) { return soft_float_to_half_bits(f);
 inline float half_bits_to_float(uint16_t h) { return soft_half_bits_to_float(h); }
 #endif
 
+// Bulk conversions (4 lanes at a time with F16C) for the count-form vector loops.
+inline void half_bits_to_float_n(const uint16_t* s, float* d, size_t n) {
+    size_t i = 0;
+#if defined(__F16C__)
+    for (; i + 4 <= n; i += 4) _mm_storeu_ps(d + i, _mm_cvtph_ps(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(s + i))));
+#endif
+    for (; i < n; ++i) d[i] = half_bits_to_float(s[i]);
+}
+inline void float_to_half_bits_n(const float* s, uint16_t* d, size_t n) {
+    size_t i = 0;
+#if defined(__F16C__)
+    for (; i + 4 <= n; i += 4)
+        _mm_storel_epi64(reinterpret_cast<__m128i*>(d + i), _mm_cvtps_ph(_mm_loadu_ps(s + i), _MM_FROUND_TO_NEAREST_INT));
+#endif
+    for (; i < n; ++i) d[i] = float_to_half_bits(s[i]);
+}
+
 inline uint16_t float_to_bf16_bits(float f) {
     uint32_t x = f2u(f);
     if ((x & 0x7fffffffu) > 0x7f800000u) return uint16_t((x >> 16) | 0x40u);

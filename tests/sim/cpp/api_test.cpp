@@ -115,6 +115,21 @@ int main() {
     Muls(hs, hs, half(2.0f), 128);
     Adds(hs, hs, half(-1.0f), 128);
     CHECK(float(hs.GetValue(127)) == 2.0f);
+    {   // the chunked half path (F16C bulk conversion) equals per-element float math + RNE, incl. tails
+        auto h1 = fx.at<half>(53248, 300), h2 = fx.at<half>(54272, 300), h3 = fx.at<half>(55296, 300);
+        uint32_t u = 99;
+        for (int k = 0; k < 300; ++k) {
+            u = u * 1664525u + 1013904223u;
+            h1.SetValue(k, half(float(int(u % 20001) - 10000) / 77.0f));
+            h2.SetValue(k, half(float(int((u >> 8) % 20001) - 10000) / 13.0f));
+        }
+        Mul(h3, h1, h2, 299);
+        int bad = 0;
+        for (int k = 0; k < 299; ++k) if (h3.GetValue(k).bits_ != half(float(h1.GetValue(k)) * float(h2.GetValue(k))).bits_) ++bad;
+        Exp(h3, h1, 37);
+        for (int k = 0; k < 37; ++k) if (h3.GetValue(k).bits_ != half(std::exp(float(h1.GetValue(k)))).bits_) ++bad;
+        CHECK(bad == 0);
+    }
     Mins(hs, hs, half(1.25f), 64);
     CHECK(float(hs.GetValue(0)) == 1.25f && float(hs.GetValue(64)) == 2.0f);
 
