@@ -205,6 +205,9 @@ class Evaluator:
                 res = run_case(task, c, rt, seed=seeds[c.case_id], timeout_s=s.run_timeout_s,
                                memory_mib=s.memory_mib, scratch=scratch, tolerances=s.tolerances or None,
                                timing={"warmup": s.warmup, "trials": s.trials} if s.timing else None)
+                hook = getattr(self.backend, "after_case", None)
+                if hook is not None:   # backend-specific typed verdicts and device health (ascend: canary)
+                    res = hook(ws, c, res)
             if not s.keep_workdirs:
                 shutil.rmtree(scratch, ignore_errors=True)
             if res.verdict == Verdict.INFRA_ERROR:

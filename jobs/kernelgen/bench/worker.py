@@ -224,6 +224,12 @@ def _time(mod, init, inputs, device: str, warmup: int, trials: int, new_model) -
     if hasattr(base_model, "to"):
         base_model = base_model.to(device)
     b_in, c_in = _clone(inputs, device), _clone(inputs, device)
+    if device.startswith("npu"):   # the ascend backend's protocol: device events, L2 flush, adaptive repeats
+        from kernelgen.bench.backends.ascend.timing import npu_time_ab
+        try:
+            return npu_time_ab(base_model, new_model, b_in, c_in, warmup=warmup, trials=trials)
+        except BaseException as e:
+            raise _classify_candidate(e, "timing ModelNew") from e
 
     def once(model, args) -> float:
         _sync(device)
