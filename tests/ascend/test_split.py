@@ -40,3 +40,17 @@ def test_execute_phase_without_the_build_is_an_infra_failure(recorded, sample_su
     res = npu.compile(npu.prepare(task, reference(task), tmp_path / "ws"), 120)
     assert res.verdict == Verdict.INFRA_ERROR and "compile phase pending" in res.log
     assert recorded.calls() == []
+
+
+def test_compile_stage_builds_one_shard_of_a_spec(recorded, sample_suite, tmp_path):
+    from kernelgen.bench.backends.ascend.split import compile_stage
+    from kernelgen.specs import load_spec
+    spec = load_spec({"apiVersion": "kernelgen.ai/v1alpha1", "kind": "BenchRun", "metadata": {"name": "split"},
+                      "spec": {"suite": {"uri": str(sample_suite.root), "names": ["AddCustom", "Sqrt", "Gelu"]},
+                               "candidates": {"source": "reference"}, "output": {"uri": str(tmp_path / "runs")}}})
+    store = open_store(tmp_path / "artifacts")
+    be = recorded.backend(phase="compile", artifacts=store)
+    got = [compile_stage(spec, shard=i, shards=2, backend=be) for i in range(2)]
+    assert sum(o.built + o.cached + o.failed for o in got) == 3 and all(o.infra == 0 for o in got)
+    assert len([k for k in store.list("") if k.endswith(".json")]) == 3
+    assert [c["argv"][0] for c in recorded.calls() if c["tool"] == "msopgen"] == ["gen"] * 3
