@@ -150,6 +150,26 @@ int main() {
     DataCopy(d, g, DataCopyParams{2, 1, 0, 1});
     CHECK(float(d.GetValue(15)) == 7.0f && float(d.GetValue(16)) == 0.0f && float(d.GetValue(32)) == 7.0f);
 
+    // --- atomic accumulation of UB -> GM copies ---
+    {
+        std::vector<float> acc(8, 1.0f);
+        GlobalTensor<float> ga;
+        ga.SetGlobalBuffer(acc.data(), 8);
+        auto l = fx.at<float>(57344, 8);
+        Duplicate(l, 2.5f, 8);
+        SetAtomicAdd<float>();
+        DataCopy(ga, l, 8);
+        DataCopy(ga, l, 8);
+        CHECK(acc[3] == 6.0f);   // 1 + 2.5 + 2.5
+        SetAtomicNone();
+        DataCopy(ga, l, 8);
+        CHECK(acc[7] == 2.5f);
+        SetAtomicAdd<float>();
+        DataCopy(ga, l, 8);
+        SetAtomicNone();
+        CHECK(acc[0] == 5.0f);
+    }
+
     // --- Compare / Select ---
     auto x = fx.at<float>(24576, 64), y = fx.at<float>(28672, 64);
     for (int k = 0; k < 64; ++k) { x.SetValue(k, float(k)); y.SetValue(k, 10.0f); }
