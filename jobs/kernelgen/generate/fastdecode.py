@@ -107,30 +107,50 @@ class StaticDecoder:
     # -- generation ---------------------------------------------------------------------------------------
     @torch.inference_mode()
     def generate(self, input_ids, attention_mask, *, max_new_tokens: int, eos_ids=(), pad_id: int = 0,
-                 temperature: float = 0.0, top_p: float = 1.0, generator: torch.Generator | None = None
-                 ) -> DecodeOutput:
+                 temperature: float = 0.0, top_p: float = 1.0, generator: torch.Generator | None = None,
+                 repeats=None) -> DecodeOutput:
+        """Decode up to max_new_tokens for each row of a left-padded batch.
+
+        `repeats` (one int per row) decodes row i repeats[i] times (n samples of one prompt): the prompt pass
+        runs once per distinct prompt and its KV cache is copied to every sample.
+        """
         import time
 
         dev = self.device
         sync = (lambda: torch.cuda.synchronize(dev)) if dev.type == "cuda" else (lambda: None)
         t0 = time.perf_counter()
         input_ids, attention_mask = input_ids.to(dev), attention_mask.to(dev).bool()
-        B, P = input_ids.shape
+        U, P = input_ids.shape
         L = P + max_new_tokens
-        shape = (B, self.n_kv, L, self.head_dim)
         n_layers = len(self.inner.layers)
+        shape = (U, self.n_kv, L, self.head_dim)
         kc = [torch.zeros(shape, dtype=self.dtype, device=dev) for _ in range(n_layers)]
         vc = [torch.zeros(shape, dtype=self.dtype, device=dev) for _ in range(n_layers)]
+
+        # Prompt pass: causal within the prompt, padding masked (each position sees itself, so padded rows
+        # stay finite).
+        pos = (attention_mask.long().cumsum(-1) - 1).clamp(min=0)
+        causal = torch.ones(P, P, dtype=torch.bool, device=dev).tril()
+        pmask = (causal.unsqueeze(0) & attention_mask.unsqueeze(1)) | torch.eye(P, dtype=torch.bool, device=dev)
+        logits = self.forward(input_ids, pos, torch.arange(P, device=dev), pmask.unsqueeze(1), kc, vc)
+        if repeats is not None:
+            rep = torch.as_tensor(repeats, device=dev)
+            kc = [k.repeat_interleave(rep, 0) for k in kc]
+            vc = [v.repeat_interleave(rep, 0) for v in vc]
+            logits, pos = logits.repeat_interleave(rep, 0), pos.repeat_interleave(rep, 0)
+            attention_mask = attention_mask.repeat_interleave(rep, 0)
+        B = logits.shape[0]
         eos = torch.tensor(sorted(set(eos_ids)) or [-1], device=dev)
         greedy = temperature <= 0
 
         # State the decode step reads and updates in place (fixed addresses for the graph).
         st_ids = torch.zeros(B, 1, dtype=torch.long, device=dev)
-        st_pos = torch.zeros(B, 1, dtype=torch.long, device=dev)
-        st_slot = torch.zeros(1, dtype=torch.long, device=dev)
+        st_pos = pos[:, -1:] + 1
+        st_slot = torch.full((1,), P, dtype=torch.long, device=dev)   # first new token: cache slot P, column 0
         st_mask = torch.zeros(B, 1, 1, L, dtype=torch.bool, device=dev)
+        st_mask[:, 0, 0, :P] = attention_mask
         st_done = torch.zeros(B, dtype=torch.bool, device=dev)
-        st_logits = torch.zeros(B, self.model.config.vocab_size, dtype=torch.float32, device=dev)
+        st_logits = logits.float().contiguous()
         out = torch.full((B, max_new_tokens), pad_id, dtype=torch.long, device=dev)
 
         def accept(nxt):
@@ -150,11 +170,12 @@ class StaticDecoder:
             if greedy:
                 accept(st_logits.argmax(-1))
 
+        accept(st_logits.argmax(-1) if greedy else _sample(st_logits, temperature, top_p, generator))
         graph = None
         if self.use_graph and max_new_tokens > 1:
-            # Capture before the prompt pass: warm-up and capture write scratch values that the prompt pass
-            # and the state reset below overwrite.
-            st_slot.fill_(P)
+            # Warm-up and capture run the step for real; save the state they touch and put it back. The cache
+            # slot they write (P) is written again by the first replay before anything reads it.
+            state = [t.clone() for t in (st_ids, st_pos, st_slot, st_mask, st_done, st_logits, out)]
             s = torch.cuda.Stream(dev)
             s.wait_stream(torch.cuda.current_stream(dev))
             with torch.cuda.stream(s):
@@ -163,21 +184,8 @@ class StaticDecoder:
             graph = torch.cuda.CUDAGraph()
             with torch.cuda.graph(graph):
                 step()
-            out.fill_(pad_id)
-            st_done.zero_()
-            st_mask.zero_()
-
-        # Prompt pass: causal within the prompt, padding masked (each position sees itself, so padded rows
-        # stay finite).
-        pos = (attention_mask.long().cumsum(-1) - 1).clamp(min=0)
-        causal = torch.ones(P, P, dtype=torch.bool, device=dev).tril()
-        pmask = (causal.unsqueeze(0) & attention_mask.unsqueeze(1)) | torch.eye(P, dtype=torch.bool, device=dev)
-        logits = self.forward(input_ids, pos, torch.arange(P, device=dev), pmask.unsqueeze(1), kc, vc)
-        st_mask[:, 0, 0, :P] = attention_mask
-        st_pos.copy_(pos[:, -1:] + 1)
-        st_slot.fill_(P)         # the first new token goes to cache slot P and output column 0
-        st_logits.copy_(logits)
-        accept(st_logits.argmax(-1) if greedy else _sample(st_logits, temperature, top_p, generator))
+            for t, saved in zip((st_ids, st_pos, st_slot, st_mask, st_done, st_logits, out), state):
+                t.copy_(saved)
         sync()
         ttft = time.perf_counter() - t0
 
@@ -193,7 +201,8 @@ class StaticDecoder:
         sync()
         is_eos = (out.unsqueeze(-1) == eos).any(-1)
         # A row ends at its first EOS (included); rows stop only at EOS or at max_new_tokens.
-        lengths = torch.where(is_eos.any(1), is_eos.float().argmax(1) + 1, torch.full((B,), max_new_tokens, dtype=torch.long, device=dev))
+        lengths = torch.where(is_eos.any(1), is_eos.float().argmax(1) + 1,
+                              torch.full((B,), max_new_tokens, dtype=torch.long, device=dev))
         return DecodeOutput(out, lengths, ttft, time.perf_counter() - t0)
 
 

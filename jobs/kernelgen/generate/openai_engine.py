@@ -28,6 +28,32 @@ class RequestFailed(RuntimeError):
     pass
 
 
+def parse_choice(data: dict[str, Any], endpoint: Endpoint, assistant_prefix: str = ""
+                 ) -> tuple[str, str, str, str, int, int]:
+    """(text, content, reasoning, finish_reason, prompt_tokens, completion_tokens) of a response's first choice.
+
+    Reasoning comes from the server's reasoning parser when it has one (`reasoning_content`: vllm, DeepSeek;
+    `reasoning`: newer vllm, OpenRouter, Ollama), else from a `<think>` block in the text. `text` is the whole
+    response with the reasoning put back in a think block, so nothing the model wrote is lost.
+    """
+    choice = (data.get("choices") or [{}])[0]
+    usage = data.get("usage") or {}
+    if endpoint == "chat":
+        msg = choice.get("message") or {}
+        content = msg.get("content") or ""
+        reasoning = msg.get("reasoning_content") or msg.get("reasoning") or ""
+        if reasoning:
+            text = f"<think>\n{reasoning}\n</think>\n{content}"
+        else:
+            text = content
+            reasoning, content = split_reasoning(content)
+    else:
+        text = assistant_prefix + (choice.get("text") or "")
+        reasoning, content = split_reasoning(text)
+    return (text, content, reasoning, choice.get("finish_reason") or "stop",
+            int(usage.get("prompt_tokens") or 0), int(usage.get("completion_tokens") or 0))
+
+
 class OpenAIEngine:
     name = "openai"
 
@@ -105,25 +131,10 @@ class OpenAIEngine:
                               completion_tokens=0, finish_reason="error", seconds=time.perf_counter() - t0,
                               seed=seed, error=str(e))
         seconds = time.perf_counter() - t0
-        choice = (data.get("choices") or [{}])[0]
-        usage = data.get("usage") or {}
-        if self.endpoint == "chat":
-            msg = choice.get("message") or {}
-            content = msg.get("content") or ""
-            reasoning = msg.get("reasoning_content") or msg.get("reasoning") or ""
-            if reasoning:
-                text = f"<think>\n{reasoning}\n</think>\n{content}"
-            else:
-                text = content
-                reasoning, content = split_reasoning(content)
-        else:
-            text = prompt.assistant_prefix + (choice.get("text") or "")
-            reasoning, content = split_reasoning(text)
+        text, content, reasoning, finish, ptok, ctok = parse_choice(data, self.endpoint, prompt.assistant_prefix)
         return Completion(key=prompt.key, sample=sample, text=text, content=content, reasoning=reasoning,
-                          prompt_tokens=int(usage.get("prompt_tokens") or 0),
-                          completion_tokens=int(usage.get("completion_tokens") or 0),
-                          finish_reason=choice.get("finish_reason") or "stop", seconds=seconds, seed=seed,
-                          extra={"server_model": data.get("model", "")})
+                          prompt_tokens=ptok, completion_tokens=ctok, finish_reason=finish, seconds=seconds,
+                          seed=seed, extra={"server_model": data.get("model", "")})
 
     # -- protocol --------------------------------------------------------------------------------------------
     def generate(self, prompts: Sequence[Prompt], params: SamplingParams) -> Iterator[Completion]:

@@ -1,10 +1,11 @@
 """`transformers` engine: local HF or GGUF checkpoints, batched, left-padded, CPU or GPU.
 
 The everyday engine for small models and for CI (SmolLM2 GGUF on CPU). Decoding paths (`accel`):
-- `graph` (default on CUDA for Llama-family models): kernelgen.generate.fastdecode.StaticDecoder, a static KV
-  cache with the whole decode step replayed as one CUDA graph;
+- `graph` (default for Llama-family models): kernelgen.generate.fastdecode.StaticDecoder, a static KV cache,
+  one prompt pass per distinct prompt shared by its n samples, and (on CUDA) the whole decode step replayed
+  as one CUDA graph; `graph-compile` adds torch.compile of the step (one compile per batch shape);
 - `static` / `compile`: model.generate with its static cache, plain or torch.compile'd (reduce-overhead);
-- `none` (default on CPU): plain model.generate.
+- `none` (default for other architectures): plain model.generate.
 `benchmarks/gen_throughput.py` measures what each buys.
 """
 from __future__ import annotations
@@ -70,7 +71,7 @@ class TransformersEngine:
         if accel == "auto":
             from .fastdecode import supports
 
-            accel = "graph" if self.model.device.type == "cuda" and supports(self.model)[0] else "none"
+            accel = "graph" if supports(self.model)[0] else "none"
         self.accel = accel
         if tok is not None:
             self.tok.padding_side = "left"
@@ -103,11 +104,12 @@ class TransformersEngine:
             for s in p.samples:
                 items.append(_Item(p, s, text, n_tok, sample_seed(params.seed, p.key, s)))
         # Similar lengths together: less padding, and one compiled shape serves many batches.
-        items.sort(key=lambda it: it.n_tokens)
+        items.sort(key=lambda it: (it.n_tokens, it.prompt.key, it.sample))
         for i in range(0, len(items), self.batch_size):
             yield from self._batch(items[i:i + self.batch_size], params)
 
-    def generate_ids(self, input_ids, attention_mask, params: SamplingParams, *, seed: int | None = None):
+    def generate_ids(self, input_ids, attention_mask, params: SamplingParams, *, seed: int | None = None,
+                     repeats: list[int] | None = None):
         """One batched generate call on already tokenized, left-padded input. Returns the new token ids."""
         import torch
         from transformers import GenerationConfig
@@ -115,7 +117,10 @@ class TransformersEngine:
         if seed is not None:
             torch.manual_seed(seed)
         if self.accel in ("graph", "graph-compile"):
-            return self._graph_generate(input_ids, attention_mask, params, seed)
+            return self._graph_generate(input_ids, attention_mask, params, seed, repeats)
+        if repeats is not None:
+            input_ids = input_ids.repeat_interleave(torch.tensor(repeats, device=input_ids.device), 0)
+            attention_mask = attention_mask.repeat_interleave(torch.tensor(repeats, device=input_ids.device), 0)
         eos = self.model.generation_config.eos_token_id
         if eos is None and self.tok is not None:
             eos = self.tok.eos_token_id
@@ -137,7 +142,8 @@ class TransformersEngine:
                                       tokenizer=self.tok if params.stop else None)
         return out[:, input_ids.shape[1]:]
 
-    def _graph_generate(self, input_ids, attention_mask, params: SamplingParams, seed: int | None):
+    def _graph_generate(self, input_ids, attention_mask, params: SamplingParams, seed: int | None,
+                        repeats: list[int] | None = None):
         import torch
 
         from .fastdecode import StaticDecoder
@@ -150,15 +156,26 @@ class TransformersEngine:
             gen.manual_seed(seed if seed is not None else torch.seed())
         out = self._decoder.generate(input_ids, attention_mask, max_new_tokens=params.max_tokens,
                                      eos_ids=self._eos_ids(), pad_id=self.pad_token_id,
-                                     temperature=params.temperature, top_p=params.top_p, generator=gen)
+                                     temperature=params.temperature, top_p=params.top_p, generator=gen,
+                                     repeats=repeats)
         return out.tokens
 
     def _batch(self, batch: list[_Item], params: SamplingParams) -> Iterator[Completion]:
         t0 = time.perf_counter()
-        enc = self.tok([it.text for it in batch], return_tensors="pt", padding=True, add_special_tokens=False)
+        # Samples of one prompt are adjacent (sorted by length, key): tokenize and prefill each prompt once.
+        texts: list[str] = []
+        repeats: list[int] = []
+        for it in batch:
+            if texts and it.text == texts[-1]:
+                repeats[-1] += 1
+            else:
+                texts.append(it.text)
+                repeats.append(1)
+        enc = self.tok(texts, return_tensors="pt", padding=True, add_special_tokens=False)
         enc = {k: v.to(self.device) for k, v in enc.items()}
-        # One seed per batch (the first item's): transformers samples the whole batch from one generator.
-        new = self.generate_ids(enc["input_ids"], enc["attention_mask"], params, seed=batch[0].seed).cpu()
+        # One seed per batch (the first item's): the whole batch samples from one generator.
+        new = self.generate_ids(enc["input_ids"], enc["attention_mask"], params, seed=batch[0].seed,
+                                repeats=repeats).cpu()
         seconds = time.perf_counter() - t0
         eos_ids = self._eos_ids()
         for row, it in zip(new.tolist(), batch):
