@@ -37,6 +37,7 @@ BM = ("fixture", "level3/GMM/BasicMatmul", "op_kernel/basic_matmul.cpp")
 RMS = ("fixture", "level2/Norm/RmsNorm", "op_kernel/rms_norm_merge_n.h")
 RMSC = ("fixture", "level2/Norm/RmsNorm", "op_kernel/reduce_common.h")
 MIX = ("data", "level3/Mix/MatmulRelu", "op_kernel/matmul_relu.cpp")
+MAPI = ("data", "level3/Mix/MatmulApi", "op_kernel/matmul_api.cpp")
 MSM = ("fixture", "level2/Reduce/MulSigmoidMulAddCustom", "op_kernel/mul_sigmoid_mul_add_custom.cpp")
 
 MUTANTS = [
@@ -77,6 +78,10 @@ MUTANTS = [
     M("mix-slot-reused-without-wait", *MIX, "                if (!first) {\n                    CrossCoreWaitFlag(FLAG_FREE);",
       "                if (false) {\n                    CrossCoreWaitFlag(FLAG_FREE);", WRONG | ERR, cases=(2,)),
     M("mix-aiv-half-rows", *MIX, "uint32_t half = CeilDiv(mCur, 2);", "uint32_t half = mCur / 4;", WRONG),
+    # --- high-level matmul API ----------------------------------------------------------------------------------
+    M("mapi-missing-regist", *MAPI, "    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);\n", "", ERR, message="before Init"),
+    M("mapi-b-as-transposed", *MAPI, "mm.SetTensorB(bGm[static_cast<uint64_t>(nIdx) * t.singleCoreN]);",
+      "mm.SetTensorB(bGm[static_cast<uint64_t>(nIdx) * t.singleCoreN], true);", WRONG | ERR),
     # --- level 2: high-level APIs and raw intrinsics ------------------------------------------------------------
     M("rms-broadcast-wrong-axis", *RMS, "BroadCast<float, DIM_NUM, 1>(sqx", "BroadCast<float, DIM_NUM, 0>(sqx",
       ERR, message="BroadCast", cases=(0, 1, 2, 3)),
