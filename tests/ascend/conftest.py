@@ -1,1 +1,1 @@
-from ascend_support import recorded, sample_suite  # noqa: F401 - fixtures for this directory
+from .ascend_support import recorded, sample_suite  # noqa: F401 - fixtures for this directory

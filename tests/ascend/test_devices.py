@@ -10,7 +10,7 @@ import pytest
 from kernelgen.bench.backends.ascend.devices import DeviceHealth
 from kernelgen.bench.model import CaseResult, Verdict
 
-from ascend_support import reference, task_named
+from .ascend_support import reference, task_named
 
 OK = [sys.executable, "-c", "import os; print('canary ok on', os.environ['ASCEND_RT_VISIBLE_DEVICES'])"]
 FAIL = [sys.executable, "-c", "import sys; print('EZ9999: Inner Error!'); sys.exit(3)"]

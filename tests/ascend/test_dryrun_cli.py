@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 from kernelgen.bench.backends.ascend.toolchain import HELPER_DIR
 from kernelgen.cli.main import app
 
-from ascend_support import SAMPLE
+from .ascend_support import SAMPLE
 
 STEPS = ["msopgen", "install-sources", "configure", "build-binary", "build-package", "install-opp", "pybind"]
 

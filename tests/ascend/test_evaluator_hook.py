@@ -11,7 +11,7 @@ from kernelgen.bench.evaluate import EvalSettings, Evaluator
 from kernelgen.bench.model import CompileResult, RuntimeEnv, Verdict
 from kernelgen.bench.records import RecordLog
 
-from ascend_support import reference, task_named
+from .ascend_support import reference, task_named
 
 FAULT = ('raise RuntimeError("call aclnnAddCustomKg1 failed, error code is 507015\\n'
          '[ERROR] Kernel task happen error, retCode=0x26, [aicore exception].")')

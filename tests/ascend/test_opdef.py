@@ -9,7 +9,7 @@ import pytest
 from kernelgen.bench.backends.ascend import opdef as od
 from kernelgen.bench.backends.ascend.opdef import OpDefError, parse_opdef, rename_host, rename_kernel_entry, snake
 
-from ascend_support import reference
+from .ascend_support import reference
 
 
 def test_every_sample_task_yields_a_valid_msopgen_description(sample_suite):

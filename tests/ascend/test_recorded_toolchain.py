@@ -11,7 +11,7 @@ import pytest
 
 from kernelgen.bench.model import CompileErrorClass, Verdict
 
-from ascend_support import reference, task_named
+from .ascend_support import reference, task_named
 
 
 def _alive(pid: int) -> bool:

@@ -5,7 +5,7 @@ from kernelgen.bench.backends.ascend.split import compile_all
 from kernelgen.bench.model import Verdict
 from kernelgen.storage import open_store
 
-from ascend_support import reference, task_named
+from .ascend_support import reference, task_named
 
 
 def test_compile_phase_publishes_and_execute_phase_fetches(recorded, sample_suite, tmp_path):

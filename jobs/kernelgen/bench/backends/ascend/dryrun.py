@@ -43,10 +43,13 @@ def describe(backend: AscendBackend, task: Any, cand: Any, cases: list, workdir:
           "neither and does not link libcust_opapi"
     rt = backend.runtime_env(ws)
     env = " ".join(f"{k}={shlex.quote(v)}" for k, v in sorted(rt.env.items()))
-    py = ":".join(str(p) for p in rt.python_path)
+    from kernelgen.bench.sandbox import HARNESS_ROOT, network_isolation
+    py = ":".join([*(str(p) for p in rt.python_path), str(HARNESS_ROOT)])
+    prefix = shlex.join(network_isolation()[0])
     yield f"# {len(steps) + 2}. run {len(cases)} case(s), one fresh sandboxed process each, one at a time on the device " \
           f"({rt.device} after the visibility mask):"
-    yield f"env {env} PYTHONPATH={shlex.quote(py)} {shlex.quote(sys.executable)} -m kernelgen.bench.worker <case job.json>"
+    yield (f"{prefix + ' ' if prefix else ''}env {env} PYTHONPATH={shlex.quote(py)} {shlex.quote(sys.executable)} "
+           "-m kernelgen.bench.worker <case job.json>   # own session/process group, RLIMIT_AS/CPU, scratch cwd")
     yield "#    after an AI Core exception or timeout: canary op on the device; quarantine it if the canary fails"
 
 
