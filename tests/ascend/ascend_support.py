@@ -3,11 +3,9 @@ TOOLCHAIN (tests/ascend/recorded_toolchain/fake_cann.py), a boundary double that
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
-
 from kernelgen.bench.backends.ascend import AscendBackend
 from kernelgen.bench.backends.ascend.toolchain import Toolchain
 

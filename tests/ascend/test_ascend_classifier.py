@@ -5,8 +5,11 @@ from pathlib import Path
 
 import pytest
 import yaml
-
-from kernelgen.bench.errors import RuntimeErrorKind, classify_compile_error, classify_runtime_error
+from kernelgen.bench.errors import (
+    RuntimeErrorKind,
+    classify_compile_error,
+    classify_runtime_error,
+)
 from kernelgen.bench.model import CompileErrorClass, Verdict
 
 DATA = yaml.safe_load((Path(__file__).parent / "data" / "real_errors.yaml").read_text())

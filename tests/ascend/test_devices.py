@@ -6,7 +6,6 @@ import sys
 import time
 
 import pytest
-
 from kernelgen.bench.backends.ascend.devices import DeviceHealth
 from kernelgen.bench.model import CaseResult, Verdict
 

@@ -3,10 +3,9 @@ from __future__ import annotations
 
 import re
 
-from typer.testing import CliRunner
-
 from kernelgen.bench.backends.ascend.toolchain import HELPER_DIR
 from kernelgen.cli.main import app
+from typer.testing import CliRunner
 
 from .ascend_support import SAMPLE
 
@@ -24,7 +23,7 @@ def test_dry_run_prints_every_step_for_every_task(sample_suite, tmp_path, monkey
         op, op_u = re.search(r"# op (\w+) -> (\w+)", block).groups()
         assert op_u.startswith(op + "Kg")
         assert [s for s in STEPS if f". {s}\n" in block] == STEPS
-        assert f"msopgen gen -i " in block and "-c ai_core-Ascend910B2 -lan cpp" in block
+        assert "msopgen gen -i " in block and "-c ai_core-Ascend910B2 -lan cpp" in block
         assert "cmake -S . -B build_out --preset=default" in block
         assert "--target binary" in block and "--target package" in block
         assert "--install-path" in block and "ASCEND_CUSTOM_OPP_PATH=" in block   # private dir at run time only

@@ -6,8 +6,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
-from kernelgen.bench.backends.ascend.elfcheck import SymbolOriginError, read_dynamic, verify_symbol_origin
+from kernelgen.bench.backends.ascend.elfcheck import (
+    SymbolOriginError,
+    read_dynamic,
+    verify_symbol_origin,
+)
 
 pytestmark = pytest.mark.skipif(shutil.which("gcc") is None, reason="gcc is needed to build test shared objects")
 

@@ -35,7 +35,7 @@ def _run(tmp_path, sample_suite, body: str, canary_ok: bool):
     mod = tmp_path / "mod"
     mod.mkdir()
     (mod / "kernel_gen_ops.py").write_text(f"def add_custom(x, y):\n    {body}\n")
-    canary = [sys.executable, "-c", "import sys; sys.exit(0 if %s else 4)" % canary_ok]
+    canary = [sys.executable, "-c", f"import sys; sys.exit(0 if {canary_ok} else 4)"]
     be = CpuStandIn(mod, cache_dir=tmp_path / "cache", state_dir=tmp_path / "state", canary_cmd=canary)
     task = task_named(sample_suite, "AddCustom")
     log = RecordLog(tmp_path / "records.jsonl")
@@ -51,11 +51,11 @@ def test_device_fault_in_a_case_quarantines_the_device(tmp_path, sample_suite):
 
 
 def test_device_fault_on_a_healthy_device_is_a_scored_runtime_error(tmp_path, sample_suite):
-    be, out, records = _run(tmp_path, sample_suite, FAULT, canary_ok=True)
+    _be, out, records = _run(tmp_path, sample_suite, FAULT, canary_ok=True)
     assert out.infra == [] and [r.verdict for r in records] == [Verdict.RUNTIME_ERROR.value]
     assert any("aicore_exception" in d for d in records[0].diagnostics)
 
 
 def test_correct_results_pass_through(tmp_path, sample_suite):
-    be, out, records = _run(tmp_path, sample_suite, "return x + y", canary_ok=False)
+    be, _out, records = _run(tmp_path, sample_suite, "return x + y", canary_ok=False)
     assert [r.verdict for r in records] == [Verdict.OK.value] and not be.health.quarantined(0)

@@ -5,9 +5,14 @@ import json
 import re
 
 import pytest
-
 from kernelgen.bench.backends.ascend import opdef as od
-from kernelgen.bench.backends.ascend.opdef import OpDefError, parse_opdef, rename_host, rename_kernel_entry, snake
+from kernelgen.bench.backends.ascend.opdef import (
+    OpDefError,
+    parse_opdef,
+    rename_host,
+    rename_kernel_entry,
+    snake,
+)
 
 from .ascend_support import reference
 

@@ -3,11 +3,8 @@ it records argv/env and emits canned outputs; the shared objects it makes are re
 from __future__ import annotations
 
 import json
-import os
 import time
 from pathlib import Path
-
-import pytest
 
 from kernelgen.bench.model import CompileErrorClass, Verdict
 
@@ -86,7 +83,7 @@ def test_bisheng_error_is_a_classified_compile_error(recorded, sample_suite):
     def broken(files, task):
         k = f"op_kernel/{task.kernel_name}.cpp"
         return {**files, k: files[k] + "\n// FAKE_COMPILE_ERROR\n"}
-    be, ws, res = _build(recorded, sample_suite, mutate=broken)
+    _be, _ws, res = _build(recorded, sample_suite, mutate=broken)
     assert not res.ok and res.verdict == Verdict.COMPILE_ERROR
     assert res.error_class == CompileErrorClass.SCOPE
     assert "use of undeclared identifier 'tileLen'" in res.log
@@ -102,7 +99,7 @@ def test_extension_defining_the_aclnn_symbol_is_a_load_error(recorded, sample_su
         p.write_text(p.read_text() + "\n// FAKE_SMUGGLE\n")
         return ws
     monkeypatch.setattr(type(recorded.backend()), "prepare", prepare)
-    be, ws, res = _build(recorded, sample_suite)
+    _be, _ws, res = _build(recorded, sample_suite)
     assert not res.ok and res.verdict == Verdict.LOAD_ERROR
     assert "defines aclnn" in res.log and "itself" in res.log
 
@@ -111,7 +108,7 @@ def test_missing_opdef_is_a_scope_compile_error_without_running_tools(recorded, 
     def no_opdef(files, task):
         return {k: v.replace("public OpDef", "public NotAnOpDef") if k.startswith("op_host/") else v
                 for k, v in files.items()}
-    be, ws, res = _build(recorded, sample_suite, mutate=no_opdef)
+    _be, _ws, res = _build(recorded, sample_suite, mutate=no_opdef)
     assert res.verdict == Verdict.COMPILE_ERROR and res.error_class == CompileErrorClass.SCOPE
     assert recorded.calls() == []
 

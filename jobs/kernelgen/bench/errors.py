@@ -25,25 +25,25 @@ _RULES: list[tuple[CompileErrorClass, re.Pattern[str]]] = [
     (CompileErrorClass.MACRO, re.compile(
         r"GET_TILING_DATA|TILING_KEY_IS|ASCSIM_DEFAULT_TILING_STRUCT|unterminated argument list invoking macro|"
         r"macro .* (passed|requires)|#error|BEGIN_TILING_DATA_DEF|TILING_DATA_FIELD_DEF|REGISTER_TILING_DATA_CLASS|"
-        r"no tiling (struct|class)", re.I)),
+        r"no tiling (struct|class)", re.IGNORECASE)),
     (CompileErrorClass.MEMORY_OBJECT, re.compile(
         rf"(no member named|has no member named|is not a member of)[^\n]*{_MEMORY_OBJECTS}|{_MEMORY_OBJECTS}[^\n]*"
         r"(has no member named|no member named)|(InitBuffer|AllocTensor|DeQue|EnQue|FreeTensor|SetGlobalBuffer)\b")),
     (CompileErrorClass.DATA_TYPE, re.compile(
         r"Failed to check dtype|CastIntrinsicsImpl|static assert|static_assert|invalid conversion|cannot convert|"
         r"no viable conversion|conflicting types|narrowing conversion|cannot initialize|invalid operands|"
-        r"incompatible type|ambiguous conversion|invalid cast", re.I)),
+        r"incompatible type|ambiguous conversion|invalid cast", re.IGNORECASE)),
     (CompileErrorClass.API_SIGNATURE, re.compile(
         r"no matching (member )?function|too (many|few) arguments|candidate expects|wrong number of template arguments|"
         r"no matching constructor|call of overloaded .* is ambiguous|call to .* is ambiguous|"
-        r"template argument deduction/substitution failed|could not match", re.I)),
+        r"template argument deduction/substitution failed|could not match", re.IGNORECASE)),
     (CompileErrorClass.SCOPE, re.compile(
         r"was not declared in this scope|undeclared identifier|is not a member of|no member named|does not name a type|"
         r"undefined reference|use of undeclared|not declared|unknown type name|has not been declared|"
-        r"no type named|kernel entry .* not found|no OpDef|OP_ADD", re.I)),
+        r"no type named|kernel entry .* not found|no OpDef|OP_ADD", re.IGNORECASE)),
     (CompileErrorClass.SYNTAX, re.compile(
         r"expected|stray|missing terminating|incomplete type|invalid use of incomplete|redefinition|"
-        r"conflicting declaration|duplicate|extra qualification|lvalue required|parse error", re.I)),
+        r"conflicting declaration|duplicate|extra qualification|lvalue required|parse error", re.IGNORECASE)),
 ]
 
 _ERROR_LINE = re.compile(r"(?:^|\n)[^\n]*?\b(?:fatal )?error:([^\n]*)")
@@ -92,32 +92,32 @@ class RuntimeFault:
 # (an allocation failure reported through a DMA error is an out-of-memory, a timeout report says "trap error" too)
 _RUNTIME_RULES: list[tuple[RuntimeErrorKind, Verdict, bool, re.Pattern[str]]] = [
     (RuntimeErrorKind.OUT_OF_MEMORY, Verdict.MEMORY_EXCEEDED, False, re.compile(
-        r"NPU out of memory|\b207001\b|Failed to allocate memory|ACL_ERROR_RT_MEMORY_ALLOCATION", re.I)),
+        r"NPU out of memory|\b207001\b|Failed to allocate memory|ACL_ERROR_RT_MEMORY_ALLOCATION", re.IGNORECASE)),
     (RuntimeErrorKind.AICORE_TIMEOUT, Verdict.TIMEOUT, True, re.compile(
         r"\[(aicore|vector core|aiv) timeout\]|aicore execution times? out|execution timed? out|\b50701[4]\b|\b507034\b|"
-        r"ACL_ERROR_RT_(AICORE|VECTOR_CORE)_TIMEOUT", re.I)),
+        r"ACL_ERROR_RT_(AICORE|VECTOR_CORE)_TIMEOUT", re.IGNORECASE)),
     (RuntimeErrorKind.AICORE_EXCEPTION, Verdict.RUNTIME_ERROR, True, re.compile(
         r"aicore exception|aicore error|aivec error|vector core execution is abnormal|aicore execution is abnormal|"
-        r"\b50701[56]\b|\b50703[56]\b|ACL_ERROR_RT_(AICORE|VECTOR_CORE)_(EXCEPTION|TRAP)", re.I)),
+        r"\b50701[56]\b|\b50703[56]\b|ACL_ERROR_RT_(AICORE|VECTOR_CORE)_(EXCEPTION|TRAP)", re.IGNORECASE)),
     (RuntimeErrorKind.AICPU_EXCEPTION, Verdict.RUNTIME_ERROR, True, re.compile(
-        r"aicpu exception|aicpu kernel execute failed|\b50701[78]\b", re.I)),
+        r"aicpu exception|aicpu kernel execute failed|\b50701[78]\b", re.IGNORECASE)),
     (RuntimeErrorKind.DMA_ERROR, Verdict.RUNTIME_ERROR, True, re.compile(
-        r"\b507013\b|Direct Memory Access \(DMA\) hardware|sdma error", re.I)),
+        r"\b507013\b|Direct Memory Access \(DMA\) hardware|sdma error", re.IGNORECASE)),
     (RuntimeErrorKind.DRIVER_ERROR, Verdict.INFRA_ERROR, True, re.compile(
-        r"\b507899\b|internal error occurs in the Driver|\[drv api\]|driver error", re.I)),
+        r"\b507899\b|internal error occurs in the Driver|\[drv api\]|driver error", re.IGNORECASE)),
     (RuntimeErrorKind.KERNEL_NOT_FOUND, Verdict.LOAD_ERROR, False, re.compile(
         r"does not ha(s|ve) any binary|\b561003\b|\b56110[78]\b|\b56111[12]\b|not in lib(cust_)?opapi\.so|"
         r"lib(cust_)?opapi\.so ?not found|undefined symbol: aclnn|GetWorkspaceSize[^\n]*not found|"
-        r"cannot open shared object file", re.I)),
-    (RuntimeErrorKind.TILING_ERROR, Verdict.RUNTIME_ERROR, False, re.compile(r"\b561002\b|tiling (func )?failed", re.I)),
+        r"cannot open shared object file", re.IGNORECASE)),
+    (RuntimeErrorKind.TILING_ERROR, Verdict.RUNTIME_ERROR, False, re.compile(r"\b561002\b|tiling (func )?failed", re.IGNORECASE)),
     (RuntimeErrorKind.PARAM_INVALID, Verdict.RUNTIME_ERROR, False, re.compile(
-        r"\b16100[12]\b|ACLNN_ERR_PARAM|(error )?code(:| is)? ?100000\b|ACL_ERROR_INVALID_PARAM", re.I)),
+        r"\b16100[12]\b|ACLNN_ERR_PARAM|(error )?code(:| is)? ?100000\b|ACL_ERROR_INVALID_PARAM", re.IGNORECASE)),
     (RuntimeErrorKind.ENV_ERROR, Verdict.INFRA_ERROR, False, re.compile(
-        r"init env failed|\b500001\b|ASCEND_OPP_PATH[^\n]*not|set_env\.sh", re.I)),
+        r"init env failed|\b500001\b|ASCEND_OPP_PATH[^\n]*not|set_env\.sh", re.IGNORECASE)),
     (RuntimeErrorKind.UNKNOWN, Verdict.RUNTIME_ERROR, False, re.compile(
-        r"E[ZHLE]\d{4}|Inner Error|NPU function error|NPU error|error code is \d+|ACL error|result = \d{6}", re.I)),
+        r"E[ZHLE]\d{4}|Inner Error|NPU function error|NPU error|error code is \d+|ACL error|result = \d{6}", re.IGNORECASE)),
 ]
-_CODE = re.compile(r"(?:error code(?: is)?|errno|code|result|retCode)\s*[:=]?\s*(?:is\s*:?\s*)?(\d{6})\b", re.I)
+_CODE = re.compile(r"(?:error code(?: is)?|errno|code|result|retCode)\s*[:=]?\s*(?:is\s*:?\s*)?(\d{6})\b", re.IGNORECASE)
 
 
 def classify_runtime_error(text: str) -> RuntimeFault | None:

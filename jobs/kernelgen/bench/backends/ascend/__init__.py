@@ -24,8 +24,17 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import classify_compile_error, classify_runtime_error
-from ...model import Candidate, CaseResult, CompileErrorClass, CompileResult, RuntimeEnv, Task, TestCase, Verdict, \
-    Workspace
+from ...model import (
+    Candidate,
+    CaseResult,
+    CompileErrorClass,
+    CompileResult,
+    RuntimeEnv,
+    Task,
+    TestCase,
+    Verdict,
+    Workspace,
+)
 from . import opdef as od
 from .devices import DeviceHealth
 from .elfcheck import SymbolOriginError, verify_symbol_origin
@@ -51,7 +60,7 @@ def _read_version(*candidates: Path, key: str = "version") -> str:
     for p in candidates:
         try:
             for line in p.read_text(errors="replace").splitlines():
-                m = re.match(rf"\s*(?:__)?{key}(?:__)?\s*[=:]\s*['\"]?([^'\"\s]+)", line, re.I)
+                m = re.match(rf"\s*(?:__)?{key}(?:__)?\s*[=:]\s*['\"]?([^'\"\s]+)", line, re.IGNORECASE)
                 if m:
                     return m.group(1)
         except OSError:

@@ -14,9 +14,9 @@ import signal
 import subprocess
 import sys
 import time
-from datetime import datetime, timezone
+from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Callable
 
 CANARY_TIMEOUT_S = 120
 # runs in a fresh interpreter with ASCEND_RT_VISIBLE_DEVICES set to the device under test
@@ -36,7 +36,7 @@ class DeviceHealth:
                  env_fn: Callable[[], dict[str, str]] | None = None, timeout_s: float = CANARY_TIMEOUT_S):
         self.state_dir = Path(state_dir)
         self.canary_cmd = canary_cmd or [sys.executable, "-c", CANARY_CODE]
-        self.env_fn = env_fn or (lambda: {})
+        self.env_fn = env_fn or (dict)
         self.timeout_s = timeout_s
 
     @property
@@ -57,7 +57,7 @@ class DeviceHealth:
     def quarantine(self, device: int, reason: str) -> None:
         self.state_dir.mkdir(parents=True, exist_ok=True)
         state = self._load()
-        state[str(device)] = {"reason": reason, "since": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        state[str(device)] = {"reason": reason, "since": datetime.now(UTC).isoformat(timespec="seconds"),
                               "host": os.uname().nodename}
         tmp = self.state_file.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_text(json.dumps(state, indent=1))

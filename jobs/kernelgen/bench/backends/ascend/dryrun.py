@@ -11,8 +11,9 @@ import json
 import shlex
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from . import AscendBackend
 

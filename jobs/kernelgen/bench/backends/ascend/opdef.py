@@ -84,7 +84,7 @@ def parse_opdef(host: str | dict[str, str], op: str) -> OpDesc:
     body = _class_body(found[0] if found else texts[0] if texts else "", op)
     desc = OpDesc(op_type=op)
     for kind, name, chain in _PORT.findall(body):
-        calls = dict((c, a) for c, a in _CALL.findall(chain))
+        calls = {c: a for c, a in _CALL.findall(chain)}
         dtypes = [GE_TO_MSOPGEN.get(d, d.lower().removeprefix("dt_"))
                   for d in re.findall(r"ge::(DT_\w+)", _resolve(calls.get("DataType", ""), body))]
         formats = re.findall(r"ge::FORMAT_(\w+)", _resolve(calls.get("Format", ""), body))

@@ -41,7 +41,7 @@ def _keys(sha: str) -> tuple[str, str]:
     return f"{sha[:24]}.tar.gz", f"{sha[:24]}.json"
 
 
-def publish_artifact(backend: "AscendBackend", ws: Workspace, lay: "BuildLayout", res: CompileResult) -> None:
+def publish_artifact(backend: AscendBackend, ws: Workspace, lay: BuildLayout, res: CompileResult) -> None:
     """Upload one build (or the failed compile's result) for the execute phase. Timeouts/infra are not shipped."""
     from . import _result_json
     if res.verdict in (Verdict.TIMEOUT, Verdict.INFRA_ERROR):
@@ -57,7 +57,7 @@ def publish_artifact(backend: "AscendBackend", ws: Workspace, lay: "BuildLayout"
     backend.artifacts.write_json(json_key, _result_json(res))   # written last: its presence means complete
 
 
-def fetch_artifact(backend: "AscendBackend", ws: Workspace, lay: "BuildLayout", t0: float) -> CompileResult:
+def fetch_artifact(backend: AscendBackend, ws: Workspace, lay: BuildLayout, t0: float) -> CompileResult:
     cached = backend.cached_result(lay)
     if cached is not None and (not cached.ok or lay.extension.is_file()):
         cached.seconds = time.monotonic() - t0
@@ -89,7 +89,7 @@ class CompileShardOutcome:
     infra: int = 0          # timeouts / infrastructure (not shipped; a rerun retries)
 
 
-def compile_all(backend: "AscendBackend", work: list[tuple[Any, Any, Any]], workdir: Path, timeout_s: float,
+def compile_all(backend: AscendBackend, work: list[tuple[Any, Any, Any]], workdir: Path, timeout_s: float,
                 workers: int | None = None) -> CompileShardOutcome:
     """prepare + compile every (task, candidate, cases) in a pool sized to the cores; builds are cached by content
     hash (identical candidates build once) and published when the backend has an artifact store."""
@@ -142,8 +142,9 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--shard", type=int, default=0)
     c.add_argument("--shards", type=int, default=None)
     args = ap.parse_args(argv)
-    from kernelgen.specs import load_spec
     import yaml
+
+    from kernelgen.specs import load_spec
     spec = load_spec(yaml.safe_load(args.spec.read_text()))
     out = compile_stage(spec, shard=args.shard, shards=args.shards)
     print(json.dumps(out.__dict__))

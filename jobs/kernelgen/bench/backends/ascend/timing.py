@@ -13,8 +13,9 @@ import math
 import os
 import statistics
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 L2_FLUSH_MIB = int(os.environ.get("KERNELGEN_NPU_L2_FLUSH_MIB", "384"))   # >= 2x the 192 MiB L2 of Atlas A2
 

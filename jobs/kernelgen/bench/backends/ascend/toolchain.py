@@ -85,7 +85,7 @@ class Toolchain:
 def _torch_npu_dir() -> str | None:
     spec = importlib.util.find_spec("torch_npu")   # located, never imported
     if spec and spec.submodule_search_locations:
-        d = Path(list(spec.submodule_search_locations)[0])
+        d = Path(next(iter(spec.submodule_search_locations)))
         if (d / "include").is_dir():                  # the real package, not the simulator's compat shim
             return str(d)
     return None
