@@ -2,7 +2,7 @@
 import json
 
 import yaml
-from conftest import spec_doc
+from .conftest import spec_doc
 from kernelgen.cli.cot import app
 from typer.testing import CliRunner
 

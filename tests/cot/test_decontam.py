@@ -1,7 +1,7 @@
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, REPO
+from .conftest import FIXTURES, REPO
 from kernelgen.cot.decontam import Decontaminator, builtin_suite, snake
 
 SUITE = FIXTURES / "bench_suite"

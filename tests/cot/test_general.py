@@ -1,7 +1,7 @@
 import json
 
 import pytest
-from conftest import FIXTURES
+from .conftest import FIXTURES
 from kernelgen.cot.general import (
     detect_shape,
     read_rows,

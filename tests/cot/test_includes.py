@@ -3,7 +3,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, REPO
+from .conftest import FIXTURES, REPO
 from kernelgen.cot.cpp import defined_names, includes
 from kernelgen.cot.includes import IncludeResolver, strip_guard
 

@@ -4,7 +4,7 @@ import json
 
 import pyarrow.parquet as pq
 import pytest
-from conftest import PLANTED, planted_match, spec_doc
+from .conftest import PLANTED, planted_match, spec_doc
 from kernelgen.cot import pipeline
 from kernelgen.cot.context import Options
 from kernelgen.specs import load_spec

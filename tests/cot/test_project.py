@@ -3,7 +3,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES
+from .conftest import FIXTURES
 from kernelgen.cot.project import (
     check_tiling,
     field_name,

@@ -2,7 +2,7 @@
 import json
 
 import pytest
-from conftest import FIXTURES, spec_doc
+from .conftest import FIXTURES, spec_doc
 from kernelgen.cot import pipeline
 from kernelgen.cot.context import Options
 from kernelgen.specs import load_spec

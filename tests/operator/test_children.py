@@ -7,7 +7,7 @@ import json
 
 import pytest
 from kernelgen.specs import load_spec
-from operator_manifests import benchrun, cotbuild, trainrun
+from .operator_manifests import benchrun, cotbuild, trainrun
 
 from kernelgen_operator.children import build_job, headless_service, job_name, plan_stages, resolved_spec_yaml
 from kernelgen_operator.config import load_config

@@ -8,8 +8,8 @@ import urllib.request
 
 import pytest
 import yaml
-from conftest import wait_for
-from operator_manifests import DISRUPT, EXIT_CODE, HOLD, RESULTS, benchrun, cotbuild, trainrun
+from .conftest import wait_for
+from .operator_manifests import DISRUPT, EXIT_CODE, HOLD, RESULTS, benchrun, cotbuild, trainrun
 
 pytestmark = [pytest.mark.cluster, pytest.mark.slow]
 NPU = "huawei.com/Ascend910"
@@ -256,7 +256,7 @@ def test_trainrun_waits_for_its_cotbuild_then_starts(ns, operator):
 def test_invalid_spec_fails_with_the_field_named(ns, operator, k8s):
     """A run the schema no longer admits (stored under an older, looser CRD) fails as InvalidSpec, naming the field;
     the operator does not crash and creates nothing."""
-    from conftest import REPO
+    from .conftest import REPO
 
     name = "a" * 45  # child names would overflow 63 characters
     refused = ns("apply", "-f", "-", input=json.dumps(benchrun(name)), check=False)

@@ -15,8 +15,8 @@ import time
 import uuid
 
 import pytest
-from conftest import operator_env, testenv, wait_for
-from operator_manifests import benchrun
+from .conftest import operator_env, testenv, wait_for
+from .operator_manifests import benchrun
 
 pytestmark = [pytest.mark.cluster, pytest.mark.slow]
 
