@@ -43,7 +43,7 @@ class Row(dict):
     def __getattr__(self, k): return self[k]
 mod, prep = load("module"), load("prepare_inputs")
 best = None   # time the case with the most input elements (the cases CPU torch can generate)
-for r in json.loads(cases_json):
+for idx, r in enumerate(json.loads(cases_json)):
     row = Row(r)
     torch.manual_seed(0)
     try:
@@ -52,8 +52,8 @@ for r in json.loads(cases_json):
         continue
     n = sum(x.numel() for x in cand if isinstance(x, torch.Tensor))
     if best is None or n > best[0]:
-        best = (n, row, cand)
-_, row, inputs = best
+        best = (n, row, cand, idx)
+_, row, inputs, best_idx = best
 init = prep.get_init_inputs(row, device="cpu")
 ref, new = mod.Model(*init), mod.ModelNew(*init)
 def t(m):
@@ -65,7 +65,7 @@ def t(m):
     return statistics.median(wall), min(cpu)
 new(*[x.clone() if isinstance(x, torch.Tensor) else x for x in inputs])   # first call loads the module
 (sw, sc), (rw, rc) = t(new), t(ref)
-print(json.dumps({"sim_s": sw, "ref_s": rw, "sim_cpu_s": sc, "ref_cpu_s": rc, "case_id": row.get("case_id"), "elements": best[0]}))
+print(json.dumps({"sim_s": sw, "ref_s": rw, "sim_cpu_s": sc, "ref_cpu_s": rc, "case_index": best_idx, "elements": best[0]}))
 '''
 
 
@@ -128,6 +128,7 @@ def main() -> int:
         except (IndexError, json.JSONDecodeError):
             print(f"{task.task_id:42s} run failed: {(r.stderr or r.stdout)[-400:]}")
             continue
+        t["case_id"] = chosen[t["case_index"]].case_id
         ratio = t["sim_s"] / max(t["ref_s"], 1e-9)
         cpu_ratio = t["sim_cpu_s"] / max(t["ref_cpu_s"], 1e-6)
         row = {"task": task.task_id, "case_id": t["case_id"], "cold_s": cold.seconds, "cached_s": cached.seconds, "incremental_s": incr.seconds,
