@@ -13,6 +13,7 @@ Object state (collector):
   kernelgen_runs{kind,phase}                                          runs by kind and phase
   kernelgen_benchrun_compile_ratio / _exec_ratio / _speedup_geomean{namespace,name}
   kernelgen_benchrun_pass_at_k{namespace,name,k}
+  kernelgen_benchrun_level_compile_ratio / _level_exec_ratio{namespace,name,level}   from results.byLevel
 Events:
   kernelgen_runs_started_total{kind}, kernelgen_runs_finished_total{kind,result}
   kernelgen_run_duration_seconds{kind,result}, kernelgen_stage_duration_seconds{kind,stage,result}
@@ -144,6 +145,12 @@ class RunCollector(Collector):
         pass_k = GaugeMetricFamily("kernelgen_benchrun_pass_at_k", "Unbiased pass@k.", labels=["namespace", "name", "k"])
         speed = GaugeMetricFamily("kernelgen_benchrun_speedup_geomean", "Geometric-mean speedup of correct kernels.",
                                   labels=["namespace", "name"])
+        lvl_compile = GaugeMetricFamily("kernelgen_benchrun_level_compile_ratio",
+                                        "Fraction of candidates that compiled, per difficulty level.",
+                                        labels=["namespace", "name", "level"])
+        lvl_exec = GaugeMetricFamily("kernelgen_benchrun_level_exec_ratio",
+                                     "Fraction of candidates that ran correctly, per difficulty level.",
+                                     labels=["namespace", "name", "level"])
         counts: dict[tuple[str, str], int] = {}
         for r in runs:
             key = [r.kind, r.namespace, r.name]
@@ -170,10 +177,16 @@ class RunCollector(Collector):
                         pass_k.add_metric(nn + [str(k)], float(v))
                 if r.results.get("speedupGeomean") is not None:
                     speed.add_metric(nn, float(r.results["speedupGeomean"]))
+                for level, fig in sorted((r.results.get("byLevel") or {}).items()):
+                    if isinstance(fig, dict) and fig.get("compileRate") is not None:
+                        lvl_compile.add_metric(nn + [str(level)], float(fig["compileRate"]))
+                    if isinstance(fig, dict) and fig.get("execRate") is not None:
+                        lvl_exec.add_metric(nn + [str(level)], float(fig["execRate"]))
         for kind in sorted({k for k, _ in counts} | {"BenchRun", "TrainRun", "CoTBuild"}):
             for p in PHASES:
                 by_phase.add_metric([kind, p], counts.get((kind, p), 0))
-        yield from (info, phase, start, done, prog, restarts, by_phase, compile_r, exec_r, pass_k, speed)
+        yield from (info, phase, start, done, prog, restarts, by_phase, compile_r, exec_r, pass_k, speed,
+                   lvl_compile, lvl_exec)
 
 
 _collector_registered = False
