@@ -145,8 +145,9 @@ class AscendBackend:
             meta["op_json"] = desc.msopgen_json()
         except od.OpDefError as e:
             meta["error"] = f"error: {e}"
-        out["pybind.cpp"] = pybind.replace("aclnnCustomOp", f"aclnn{op_u}").replace("custom_pybind_api",
-                                                                                     task.kernel_name)
+        # the template's placeholder, and bindings that name the op's real aclnn entry (aclnnIsFinite) alike
+        pybind = re.sub(rf"\baclnn(?:CustomOp|{re.escape(task.op_name)})\b", f"aclnn{op_u}", pybind)
+        out["pybind.cpp"] = pybind.replace("custom_pybind_api", task.kernel_name)
         src = workdir / "src"
         if src.exists():
             shutil.rmtree(src)

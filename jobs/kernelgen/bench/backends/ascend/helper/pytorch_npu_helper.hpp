@@ -83,15 +83,32 @@ inline aclScalar* to_acl(const at::Scalar& s) {
     if (s.isBoolean()) { static thread_local bool b; b = s.toBool(); return aclCreateScalar(&b, ACL_BOOL); }
     static thread_local int64_t i; i = s.toLong(); return aclCreateScalar(&i, ACL_INT64);
 }
+inline aclTensor* to_acl(const c10::optional<at::Tensor>& t) { return t.has_value() ? to_acl(*t) : nullptr; }
+inline aclIntArray* to_acl(const std::vector<int64_t>& a) { return to_acl(at::IntArrayRef(a)); }
 inline char* to_acl(const std::string& s) { return const_cast<char*>(s.c_str()); }
 inline char* to_acl(const char* s) { return const_cast<char*>(s); }
-template <typename T, typename = std::enable_if_t<std::is_arithmetic<std::decay_t<T>>::value>>
-inline std::decay_t<T> to_acl(T v) { return v; }
+inline aclScalar* to_acl(aclScalar* s) { return s; }          // made by ConvertTensorToAclScaler
+inline aclTensor* to_acl(aclTensor* t) { return t; }
+// op attributes: aclnn takes integers as int64_t, floating point as double, bool as bool
+inline bool to_acl(bool v) { return v; }
+inline double to_acl(float v) { return v; }
+inline double to_acl(double v) { return v; }
+template <typename I, std::enable_if_t<std::is_integral<I>::value && !std::is_same<I, bool>::value, int> = 0>
+inline int64_t to_acl(I v) { return static_cast<int64_t>(v); }
+
+// A 0-d/1-element CPU tensor as an aclScalar of its dtype (the value is copied; the scalar owns its bytes).
+inline aclScalar* ConvertTensorToAclScaler(const at::Tensor& t) {
+    at::Tensor c = t.detach().to(at::kCPU).contiguous();
+    auto* bytes = new uint8_t[c.element_size()];   // lives as long as the process: aclScalar keeps the pointer
+    std::memcpy(bytes, c.data_ptr(), c.element_size());
+    return aclCreateScalar(bytes, acl_dtype(c.scalar_type()));
+}
+inline aclScalar* ConvertTensorToAclScalar(const at::Tensor& t) { return ConvertTensorToAclScaler(t); }
 
 template <typename... Args>
 void exec(const char* api, Args&&... args) {
-    auto converted = std::make_tuple(to_acl(std::forward<Args>(args))...);
-    using WsFn = int (*)(decltype(to_acl(std::declval<Args>()))..., uint64_t*, aclOpExecutor**);
+    auto converted = std::make_tuple(to_acl(args)...);
+    using WsFn = int (*)(decltype(to_acl(std::declval<Args&>()))..., uint64_t*, aclOpExecutor**);
     using RunFn = int (*)(void*, uint64_t, aclOpExecutor*, aclrtStream);
     const std::string name(api), ws_name = name + "GetWorkspaceSize";
     auto ws_fn = reinterpret_cast<WsFn>(resolve(ws_name));
@@ -117,5 +134,9 @@ void exec(const char* api, Args&&... args) {
 }
 
 }  // namespace kg_npu
+
+// names the task bindings call directly
+using kg_npu::ConvertTensorToAclScalar;
+using kg_npu::ConvertTensorToAclScaler;
 
 #define EXEC_NPU_CMD(api, ...) ::kg_npu::exec(#api, __VA_ARGS__)
