@@ -54,3 +54,12 @@ def test_compile_stage_builds_one_shard_of_a_spec(recorded, sample_suite, tmp_pa
     assert sum(o.built + o.cached + o.failed for o in got) == 3 and all(o.infra == 0 for o in got)
     assert len([k for k in store.list("") if k.endswith(".json")]) == 3
     assert [c["argv"][0] for c in recorded.calls() if c["tool"] == "msopgen"] == ["gen"] * 3
+
+
+def test_compile_phase_never_runs_cases(recorded, sample_suite, tmp_path):
+    import pytest
+    task = task_named(sample_suite, "Sqrt")
+    be = recorded.backend(phase="compile", artifacts=open_store(tmp_path / "a"))
+    ws = be.prepare(task, reference(task), tmp_path / "ws")
+    with pytest.raises(RuntimeError, match="execute phase"):
+        be.runtime_env(ws)

@@ -194,6 +194,9 @@ class AscendBackend:
         return res
 
     def runtime_env(self, ws: Workspace) -> RuntimeEnv:
+        if self.phase == "compile":
+            raise RuntimeError("KERNELGEN_ASCEND_PHASE=compile builds only; cases run in the execute phase "
+                               "(use `python -m kernelgen.bench.backends.ascend.split compile` on CPU nodes)")
         why = self.health.quarantined(self.device)
         if why:
             raise RuntimeError(f"npu:{self.device} is quarantined ({why}); not running candidates on it")
