@@ -5,7 +5,8 @@ The OpDef is read by parsing (never by running candidate code on the harness): t
 .ParamType(REQUIRED).DataType({ge::DT_FLOAT16, ...}).Format({ge::FORMAT_ND, ...})` chains, `Output(...)` likewise,
 and `Attr("name").AttrType(OPTIONAL).Float(1.0)` style attributes.
 
-Unique naming: every candidate builds op type `<Op>Kg<hash10>` (kernel `<kernel>_kg<hash10>`), so two candidates
+Unique naming: every candidate builds op type `<Op>Kg<tag>` (kernel `<kernel>_kg<tag>`; the tag is 10 hash
+digits written as letters), so two candidates
 never share a kernel binary, an aclnn symbol or a vendor directory, and no built-in aclnn op can have that name.
 """
 from __future__ import annotations
@@ -115,8 +116,13 @@ def snake(op_type: str) -> str:
     return re.sub(r"(?<=[a-z0-9])([A-Z])|(?<=[A-Z])([A-Z])(?=[a-z])", r"_\1\2", op_type).lower()
 
 
+_LETTERS = str.maketrans("0123456789", "ghijklmnop")
+
+
 def unique_names(op: str, kernel: str, content_sha256: str) -> tuple[str, str]:
-    tag = content_sha256[:10]
+    """Letters only after `Kg` (hex digits mapped to g..p), so the CamelCase -> snake_case conversion the op
+    project applies has no digit boundaries to guess about."""
+    tag = content_sha256[:10].lower().translate(_LETTERS)
     return f"{op}Kg{tag}", f"{kernel}_kg{tag}"
 
 
