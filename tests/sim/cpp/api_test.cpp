@@ -85,6 +85,24 @@ int main() {
     CHECK(h.GetValue(0).bits_ == 0x3C00);
     Cast(h, f, RoundMode::CAST_CEIL, 1);
     CHECK(h.GetValue(0).bits_ == 0x3C01);
+    {   // fast float<->half/bf16 cast paths agree with the generic per-element conversion
+        auto src = fx.at<float>(58368, 200);
+        auto hh = fx.at<half>(59392, 200);
+        auto bb = fx.at<bfloat16_t>(59904, 200);
+        auto back = fx.at<float>(60416, 200);
+        uint32_t u = 7;
+        for (int k = 0; k < 200; ++k) { u = u * 1664525u + 1013904223u; src.SetValue(k, ascsim::u2f((u & 0x8FFFFFFFu) | 0x38000000u)); }
+        int bad = 0;
+        Cast(hh, src, RoundMode::CAST_RINT, 199);
+        for (int k = 0; k < 199; ++k) if (hh.GetValue(k).bits_ != ascsim::convert<half, float>(src.GetValue(k), ascsim::R_RINT).bits_) ++bad;
+        Cast(back, hh, RoundMode::CAST_NONE, 199);
+        for (int k = 0; k < 199; ++k) if (back.GetValue(k) != float(hh.GetValue(k))) ++bad;
+        Cast(bb, src, RoundMode::CAST_RINT, 199);
+        for (int k = 0; k < 199; ++k) if (bb.GetValue(k).bits_ != ascsim::convert<bfloat16_t, float>(src.GetValue(k), ascsim::R_RINT).bits_) ++bad;
+        Cast(back, bb, RoundMode::CAST_NONE, 199);
+        for (int k = 0; k < 199; ++k) if (back.GetValue(k) != float(bb.GetValue(k))) ++bad;
+        CHECK(bad == 0);
+    }
     // supported pair, unsupported mode: no instruction on hardware -> strict error
     CHECK(has(throws([&] { Cast(i, f, RoundMode::CAST_NONE, 8); }), "no instruction"));
     auto bf = fx.at<bfloat16_t>(3072, 64);

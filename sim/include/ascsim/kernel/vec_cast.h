@@ -62,6 +62,24 @@ __aicore__ inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src
     if (!::ascsim::check_count("Cast", dst, count)) return;
     ::ascsim::check_count("Cast", src, count);
     int mode = int(round_mode);
+    // Fast paths for the common float <-> half/bf16 casts (bit-identical to cast_one), when dst and src do not overlap.
+    const uint8_t *d0 = (const uint8_t*)dst.addr_, *s0 = (const uint8_t*)src.addr_;
+    bool disjoint = d0 + size_t(count) * sizeof(T) <= s0 || s0 + size_t(count) * sizeof(U) <= d0;
+    if constexpr (std::is_same_v<T, float> && std::is_same_v<U, half>) {
+        if (disjoint) { ::ascsim::half_bits_to_float_n((const uint16_t*)src.addr_, dst.addr_, count); return; }
+    } else if constexpr (std::is_same_v<T, half> && std::is_same_v<U, float>) {
+        if (disjoint && (round_mode == RoundMode::CAST_RINT || round_mode == RoundMode::CAST_NONE)) {
+            ::ascsim::float_to_half_bits_n(src.addr_, (uint16_t*)dst.addr_, count);
+            return;
+        }
+    } else if constexpr (std::is_same_v<T, float> && std::is_same_v<U, bfloat16_t>) {
+        if (disjoint) { for (uint32_t i = 0; i < count; ++i) dst.addr_[i] = float(src.addr_[i]); return; }
+    } else if constexpr (std::is_same_v<T, bfloat16_t> && std::is_same_v<U, float>) {
+        if (disjoint && round_mode == RoundMode::CAST_RINT) {
+            for (uint32_t i = 0; i < count; ++i) dst.addr_[i] = bfloat16_t(src.addr_[i]);
+            return;
+        }
+    }
     // Read all of src first: in-place narrowing/widening casts (dst aliasing src) are legal per repeat.
     if ((void*)dst.addr_ == (void*)src.addr_ && sizeof(T) != sizeof(U)) {
         if (sizeof(T) > sizeof(U)) { for (int64_t i = int64_t(count) - 1; i >= 0; --i) dst.addr_[i] = ::ascsim::cast_one<T>(src.addr_[i], mode); }
