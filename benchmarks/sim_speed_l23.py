@@ -26,7 +26,34 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 
 from kernelgen.bench.model import Candidate  # noqa: E402
 from kernelgen.bench.tasks import case_row, load_task  # noqa: E402
-from sim_speed import TIMER, answer  # noqa: E402
+from sim_speed import answer  # noqa: E402
+
+# Times one case: median wall / min CPU of ModelNew.forward (simulated) and Model.forward (PyTorch CPU).
+TIMER = r'''
+import importlib.util, json, statistics, sys, time
+import torch
+torch.set_num_threads(1)
+vdir, case_json, repeats = sys.argv[1], sys.argv[2], int(sys.argv[3])
+def load(n):
+    s = importlib.util.spec_from_file_location(n, f"{vdir}/{n}.py"); m = importlib.util.module_from_spec(s); s.loader.exec_module(m); return m
+class Row(dict):
+    def __getattr__(self, k): return self[k]
+row = Row(json.loads(case_json))
+mod, prep = load("module"), load("prepare_inputs")
+torch.manual_seed(0)
+inputs = prep.get_inputs(row, device="cpu"); init = prep.get_init_inputs(row, device="cpu")
+ref, new = mod.Model(*init), mod.ModelNew(*init)
+def t(m):
+    wall, cpu = [], []
+    for _ in range(repeats):
+        args = [x.clone() if isinstance(x, torch.Tensor) else x for x in inputs]
+        t0, c0 = time.perf_counter(), time.process_time(); m(*args)
+        wall.append(time.perf_counter() - t0); cpu.append(time.process_time() - c0)
+    return statistics.median(wall), min(cpu)
+new(*[x.clone() if isinstance(x, torch.Tensor) else x for x in inputs])   # the first call loads the module
+(sw, sc), (rw, rc) = t(new), t(ref)
+print(json.dumps({"sim_s": sw, "ref_s": rw, "sim_cpu_s": sc, "ref_cpu_s": rc}))
+'''
 
 FIXTURES = REPO / ".." / "shared" / "fixtures" / "npukernelbench-sample" / "tasks"
 BUILTIN = REPO / "jobs" / "kernelgen" / "bench" / "suite" / "builtin" / "tasks"
@@ -45,7 +72,8 @@ def tasks(which: str):
 
 def timed_run(be, ws, task, row: dict, repeats: int) -> dict:
     from kernelgen.bench.backends.sim import SIM_PYTHON
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(be.build_dir(ws)), str(SIM_PYTHON), str(REPO / "jobs")]),
+    compat = REPO / "jobs" / "kernelgen" / "bench" / "compat"   # NPUKernelBench's `framework` helpers, as in the worker
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(be.build_dir(ws)), str(SIM_PYTHON), str(REPO / "jobs"), str(compat)]),
                OMP_NUM_THREADS="1")
     r = subprocess.run([sys.executable, "-c", TIMER, str(task.validation_dir), json.dumps(row, default=str), str(repeats)],
                        capture_output=True, text=True, env=env, timeout=1800)
