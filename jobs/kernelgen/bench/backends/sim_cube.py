@@ -32,9 +32,17 @@ _MEMBER_SPEC_RX = re.compile(r"template\s*<\s*>\s*((?:__forceinline__|__aicore__
                              r"<\s*(?:AscendC::)?(AIC|AIV)\s*>\s*\(")
 
 
+_COMMENT_RX = re.compile(r"//[^\n]*|/\*.*?\*/|\"(?:\\.|[^\"\\\n])*\"", re.S)
+
+
+def _code(texts: list[str]) -> str:
+    """The sources without comments and string literals (a comment that mentions Mmad is not cube code)."""
+    return _COMMENT_RX.sub(" ", "\n".join(texts))
+
+
 def kernel_type(texts: list[str]) -> int:
     """KernelMetaType value of the kernel whose sources are `texts` (see the module docstring)."""
-    joined = "\n".join(texts)
+    joined = _code(texts)
     m = _OVERRIDE_RX.search(joined)
     if m and m.group(1) in KERNEL_TYPES:
         return KERNEL_TYPES[m.group(1)]
@@ -47,7 +55,7 @@ def kernel_type(texts: list[str]) -> int:
 
 def aic_idle(texts: list[str]) -> bool:
     """True when the kernel's only cube work is the high-level matmul API (its AIC is an idle matmul server)."""
-    joined = "\n".join(texts)
+    joined = _code(texts)
     return bool(_MATMUL_API_RX.search(joined)) and not _LOWLEVEL_CUBE_RX.search(joined)
 
 
