@@ -11,7 +11,7 @@ import pytest
 
 from .helpers import write_spec
 
-pytestmark = [pytest.mark.slow]
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
 
 
 def test_two_process_lora_sft_under_torchrun(tmp_path, tiny_model_dir, cot_dataset):

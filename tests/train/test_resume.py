@@ -17,7 +17,7 @@ from kernelgen.train import checkpoints, runner
 
 from .helpers import load_run, write_spec
 
-pytestmark = [pytest.mark.slow]
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
 STEPS, SAVE = 24, 8
 
 

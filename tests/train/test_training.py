@@ -10,7 +10,8 @@ from kernelgen.train import runner
 
 from .helpers import load_run, write_spec
 
-pytestmark = [pytest.mark.slow, pytest.mark.model]
+# Generous limit: on a loaded 2-core machine a full SmolLM2 SFT step took minutes (seconds when idle).
+pytestmark = [pytest.mark.slow, pytest.mark.model, pytest.mark.timeout(2400)]
 
 
 def _losses(summary):
