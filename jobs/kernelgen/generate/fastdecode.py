@@ -171,6 +171,8 @@ class StaticDecoder:
                 accept(st_logits.argmax(-1))
 
         accept(st_logits.argmax(-1) if greedy else _sample(st_logits, temperature, top_p, generator))
+        sync()
+        ttft = time.perf_counter() - t0
         graph = None
         if self.use_graph and max_new_tokens > 1:
             # Warm-up and capture run the step for real; save the state they touch and put it back. The cache
@@ -186,8 +188,6 @@ class StaticDecoder:
                 step()
             for t, saved in zip((st_ids, st_pos, st_slot, st_mask, st_done, st_logits, out), state):
                 t.copy_(saved)
-        sync()
-        ttft = time.perf_counter() - t0
 
         for i in range(1, max_new_tokens):
             if graph is not None:

@@ -58,7 +58,7 @@ class OpenAIEngine:
     name = "openai"
 
     def __init__(self, base_url: str, model: str, *, api_key: str | None = None, endpoint: Endpoint = "chat",
-                 max_concurrency: int = 16, timeout_s: float = 600.0, retries: int = 6,
+                 max_concurrency: int = 16, timeout_s: float = 600.0, retries: int = 8,
                  backoff_s: float = 1.0, backoff_max_s: float = 30.0, extra_body: dict[str, Any] | None = None):
         self.base_url = base_url.rstrip("/")
         if not self.base_url.endswith("/v1"):
