@@ -17,7 +17,7 @@ CHART = REPO / "charts" / "ascend-kernelgen"
 KUBE_VERSION = "1.36.3"
 
 
-def testenv():
+def load_testenv():
     mod = sys.modules.get("kernelgen_testenv")
     if mod is None:
         spec = importlib.util.spec_from_file_location("kernelgen_testenv", REPO / "hack" / "testenv" / "cluster.py")
@@ -29,7 +29,7 @@ def testenv():
 
 def helm_bin() -> str:
     """helm from the testenv build (hack/testenv/build.sh), else one on PATH; skip when neither exists."""
-    built = testenv().default_bin_dir() / "helm"
+    built = load_testenv().default_bin_dir() / "helm"
     if built.is_file():
         return str(built)
     found = shutil.which("helm")
