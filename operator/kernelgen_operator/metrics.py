@@ -49,6 +49,15 @@ STAGE_DURATION = Histogram("kernelgen_stage_duration_seconds", "Stage (child Job
                            ["kind", "stage", "result"], buckets=DURATION_BUCKETS)
 RUN_RESTARTS = Counter("kernelgen_run_restarts_total", "Stage retries (child Job recreated).", ["kind", "reason"])
 
+# Counters with known label values start at 0, so the first event is an increase Prometheus can see (a series that
+# appears at 1 has no increase(), and an alert on it would never fire).
+for _kind in ("BenchRun", "TrainRun", "CoTBuild"):
+    RUNS_STARTED.labels(kind=_kind)
+    for _result in ("succeeded", "failed", "terminated"):
+        RUNS_FINISHED.labels(kind=_kind, result=_result)
+    for _result in ("ok", "error"):
+        RECONCILE_TOTAL.labels(kind=_kind, result=_result)
+
 
 @dataclass
 class RunState:
