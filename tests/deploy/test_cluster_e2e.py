@@ -298,3 +298,10 @@ def test_promtool_checks(operator_proc, runs, tmp_path):
     assert b"kernelgen_benchrun_pass_at_k" in exposition
     cp = subprocess.run([promtool, "check", "metrics"], input=exposition, capture_output=True)
     assert cp.returncode == 0, (cp.stdout + cp.stderr).decode()
+
+
+def test_default_render_passes_server_side_dry_run(cluster, installed):
+    """The default values (cluster-wide operator) render objects the API server accepts."""
+    cp = helm("template", "other", str(CHART), "-n", NS, "--kube-version", "1.36.3")
+    out = cluster.kubectl("apply", "--dry-run=server", "-f", "-", input=cp.stdout)
+    assert "deployment.apps/other-ascend-kernelgen-operator created (server dry run)" in out.stdout
