@@ -10,7 +10,6 @@ import sys
 import time
 from pathlib import Path
 
-import httpx
 
 
 def available() -> tuple[bool, str]:
@@ -47,10 +46,13 @@ class LlamaServer:
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"llama server exited with {self.proc.returncode}")
+            # uvicorn binds the port only after the model is loaded, so an accepted connection means ready.
+            # (Polling /models instead can starve: the server holds one lock for every endpoint, and clients
+            # retrying long generations may already be queued on it.)
             try:
-                if httpx.get(self.url + "/models", timeout=2).status_code == 200:
-                    return self
-            except httpx.TransportError:
+                socket.create_connection(("127.0.0.1", self.port), timeout=2).close()
+                return self
+            except OSError:
                 pass
             time.sleep(0.3)
         self.stop()
