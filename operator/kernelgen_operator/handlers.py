@@ -23,6 +23,7 @@ import time
 from typing import Any
 
 import kopf
+from kubernetes import client as kube_client
 from kubernetes import config as kube_config
 from kubernetes.client.rest import ApiException
 
@@ -118,7 +119,9 @@ async def _startup(settings: kopf.OperatorSettings, **_: Any) -> None:
         kube_config.load_incluster_config()
     except kube_config.ConfigException:
         kube_config.load_kube_config()
-    RT.reconciler = Reconciler(Kube(), CONFIG)
+    api_cfg = kube_client.Configuration.get_default_copy()
+    api_cfg.connection_pool_maxsize = CONFIG.workers + 4  # one connection per reconcile thread (default: 5 x cores)
+    RT.reconciler = Reconciler(Kube(kube_client.ApiClient(api_cfg)), CONFIG)
     RT.pool = concurrent.futures.ThreadPoolExecutor(max_workers=CONFIG.workers, thread_name_prefix="reconcile")
     if CONFIG.metrics_port:
         metrics.serve(CONFIG.metrics_port)
