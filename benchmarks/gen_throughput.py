@@ -25,10 +25,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "jobs"))
 
-import torch  # noqa: E402
-
-from kernelgen.generate.engine import SamplingParams  # noqa: E402
-from kernelgen.generate.transformers_engine import TransformersEngine  # noqa: E402
+import torch
+from kernelgen.generate.engine import SamplingParams
+from kernelgen.generate.transformers_engine import TransformersEngine
 
 
 def qwen3_06b_config():
@@ -131,9 +130,8 @@ def greedy_check(model, ids, out, rows: int = 4) -> dict:
 def graph_selfcheck() -> str:
     """The CUDA-graph decode must produce exactly what the same decoder produces step by step (greedy with
     shared prompt passes, and seeded top-p sampling), on a small random model."""
-    from transformers import AutoModelForCausalLM, Qwen3Config
-
     from kernelgen.generate.fastdecode import StaticDecoder
+    from transformers import AutoModelForCausalLM, Qwen3Config
 
     torch.manual_seed(1)
     cfg = Qwen3Config(vocab_size=1000, hidden_size=128, intermediate_size=256, num_hidden_layers=3,
@@ -200,7 +198,7 @@ def main() -> None:
                 elif "_plain_out" in row:
                     # Same greedy decode: bf16 kernels differ between paths, so count agreeing tokens.
                     row[name]["token_agreement_vs_plain"] = (out == row["_plain_out"]).float().mean().item()
-            except Exception as e:  # report and carry on with the other variants
+            except Exception as e:  # noqa: BLE001 - report and carry on with the other variants
                 row[name] = {"error": f"{type(e).__name__}: {e}"[:400]}
             print(json.dumps({k: v for k, v in row.items() if not k.startswith("_")}), flush=True)
         row.pop("_plain_out", None)

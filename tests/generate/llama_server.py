@@ -11,11 +11,10 @@ import time
 from pathlib import Path
 
 
-
 def available() -> tuple[bool, str]:
     try:
         import llama_cpp.server  # noqa: F401
-    except Exception as e:
+    except Exception as e:  # noqa: BLE001 - any import failure means no server
         return False, f"llama-cpp-python server not installed (run hack/llama-server/build.sh): {e}"
     return True, ""
 

@@ -1,8 +1,12 @@
 from __future__ import annotations
 
 import pytest
-
-from kernelgen.generate.engine import Prompt, render_chatml, sample_seed, split_reasoning
+from kernelgen.generate.engine import (
+    Prompt,
+    render_chatml,
+    sample_seed,
+    split_reasoning,
+)
 
 
 @pytest.mark.parametrize("text,prefilled,want", [

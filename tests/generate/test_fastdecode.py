@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 import torch
-
 from kernelgen.generate.fastdecode import StaticDecoder, supports
 
 
@@ -57,7 +56,7 @@ def test_sampling_is_seeded_and_respects_top_p():
     ids = torch.randint(1, 299, (2, 6))
     mask = torch.ones_like(ids)
     dec = StaticDecoder(m, use_graph=False)
-    run = lambda seed, top_p: dec.generate(ids, mask, max_new_tokens=16, temperature=1.0, top_p=top_p,  # noqa: E731
+    run = lambda seed, top_p: dec.generate(ids, mask, max_new_tokens=16, temperature=1.0, top_p=top_p,
                                            generator=torch.Generator().manual_seed(seed)).tokens
     assert torch.equal(run(1, 0.9), run(1, 0.9))
     assert not torch.equal(run(1, 0.9), run(2, 0.9))

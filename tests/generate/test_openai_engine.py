@@ -6,7 +6,6 @@ import threading
 import time
 
 import pytest
-
 from kernelgen.generate.engine import Prompt, SamplingParams
 from kernelgen.generate.openai_engine import OpenAIEngine, parse_choice
 

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import pytest
-
 from kernelgen.generate.engine import Prompt, SamplingParams
 
 pytestmark = pytest.mark.model

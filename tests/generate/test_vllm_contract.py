@@ -3,7 +3,6 @@ another torch and transformers), so this runs only where vllm imports, e.g. a GP
 from __future__ import annotations
 
 import pytest
-
 from kernelgen.generate.engine import Prompt, SamplingParams
 from kernelgen.generate.vllm_engine import vllm_available
 

@@ -6,7 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from .engine import Completion, Engine, Prompt, SamplingParams, sample_seed, split_reasoning
+from .engine import (
+    Completion,
+    Engine,
+    Prompt,
+    SamplingParams,
+    sample_seed,
+    split_reasoning,
+)
 
 ENGINES = ("vllm", "openai", "transformers")
 

@@ -11,12 +11,20 @@ import os
 import random
 import threading
 import time
+from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from typing import Any, Iterator, Literal, Sequence
+from typing import Any, Literal
 
 import httpx
 
-from .engine import Completion, Prompt, SamplingParams, render_chatml, sample_seed, split_reasoning
+from .engine import (
+    Completion,
+    Prompt,
+    SamplingParams,
+    render_chatml,
+    sample_seed,
+    split_reasoning,
+)
 
 log = logging.getLogger(__name__)
 
@@ -110,7 +118,7 @@ class OpenAIEngine:
                 time.sleep(delay)
             try:
                 r = self._client.post(self.base_url + path, json=body)
-            except (httpx.TransportError,) as e:     # connect/read errors and timeouts
+            except httpx.TransportError as e:     # connect/read errors and timeouts
                 last = f"{type(e).__name__}: {e}"
                 continue
             if r.status_code == 200:

@@ -15,10 +15,11 @@ import hashlib
 import json
 import logging
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from .engine import Completion, Engine, Prompt, SamplingParams
 
@@ -210,7 +211,7 @@ def _record(spec: Any, task: Any, c: Completion, engine: Engine, params: Samplin
         "prompt_tokens": c.prompt_tokens, "completion_tokens": c.completion_tokens,
         "finish_reason": c.finish_reason, "seconds": round(c.seconds, 4),
         "ttft_seconds": None if c.ttft_seconds is None else round(c.ttft_seconds, 4),
-        "generated_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "generated_at": datetime.now(UTC).isoformat(timespec="seconds"),
     }
     cand = from_response(task, c.sample, c.content, template=gen.template, origin=f"generate:{engine.model_id}",
                          reasoning=c.reasoning, meta=meta)

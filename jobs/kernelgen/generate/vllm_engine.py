@@ -10,8 +10,9 @@ torch), so this module must import without it. tests/generate/test_vllm_contract
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any
 
 from .engine import Completion, Prompt, SamplingParams, sample_seed, split_reasoning
 
@@ -19,7 +20,7 @@ from .engine import Completion, Prompt, SamplingParams, sample_seed, split_reaso
 def vllm_available() -> tuple[bool, str]:
     try:
         import vllm  # noqa: F401
-    except Exception as e:  # ImportError, or a broken CUDA/NPU install raising at import
+    except Exception as e:  # noqa: BLE001 - ImportError, or a broken CUDA/NPU install raising at import
         return False, f"vllm does not import here: {type(e).__name__}: {e}"[:300]
     return True, ""
 
