@@ -67,11 +67,11 @@ def panels() -> list[dict[str, Any]]:
                     [(f"kernelgen_run_progress_ratio{{{KIND_SEL}, {RUN_SEL}}}", "{{kind}} {{namespace}}/{{name}}")],
                     (0, 9, 12, 8), unit="percentunit", instant=True))
     p.append(_panel(5, "Stage duration (p50 / p95)", "timeseries",
-                    [(f"histogram_quantile(0.5, sum by (le, kind, stage) "
-                      f"(rate(kernelgen_stage_duration_seconds_bucket{{{KIND_SEL}}}[$__rate_interval])))",
+                    [((f"histogram_quantile(0.5, sum by (le, kind, stage) "
+                      f"(rate(kernelgen_stage_duration_seconds_bucket{{{KIND_SEL}}}[$__rate_interval])))"),
                       "p50 {{kind}} {{stage}}"),
-                     (f"histogram_quantile(0.95, sum by (le, kind, stage) "
-                      f"(rate(kernelgen_stage_duration_seconds_bucket{{{KIND_SEL}}}[$__rate_interval])))",
+                     ((f"histogram_quantile(0.95, sum by (le, kind, stage) "
+                      f"(rate(kernelgen_stage_duration_seconds_bucket{{{KIND_SEL}}}[$__rate_interval])))"),
                       "p95 {{kind}} {{stage}}")],
                     (12, 9, 12, 8), unit="s", description="Wall time of the stages' Jobs that finished."))
     p.append(_panel(6, "Runs finished", "timeseries",
@@ -80,8 +80,8 @@ def panels() -> list[dict[str, Any]]:
     p.append(_panel(7, "Failures by class", "timeseries",
                     [(f"sum by (kind, reason) (increase(kernelgen_run_restarts_total{{{KIND_SEL}}}[$__rate_interval]))",
                       "retry {{kind}} {{reason}}"),
-                     (f"sum by (kind) (increase(kernelgen_runs_finished_total{{{KIND_SEL}, result=\"failed\"}}"
-                      "[$__rate_interval]))", "failed {{kind}}")],
+                     ((f"sum by (kind) (increase(kernelgen_runs_finished_total{{{KIND_SEL}, result=\"failed\"}}"
+                      "[$__rate_interval]))"), "failed {{kind}}")],
                     (12, 17, 12, 8),
                     description="Stage retries by failure reason (exit code, deadline, backoff) and failed runs."))
     p.append(_row(8, "BenchRun results", 25))
@@ -105,12 +105,12 @@ def panels() -> list[dict[str, Any]]:
                       "{{kind}} {{result}}")], (0, 43, 8, 8), unit="ops",
                     description="result=error are failing reconciles (retried with backoff)."))
     p.append(_panel(15, "Reconcile latency p95", "timeseries",
-                    [(f"histogram_quantile(0.95, sum by (le, kind) "
-                      f"(rate(kernelgen_reconcile_duration_seconds_bucket{{{KIND_SEL}}}[$__rate_interval])))",
+                    [((f"histogram_quantile(0.95, sum by (le, kind) "
+                      f"(rate(kernelgen_reconcile_duration_seconds_bucket{{{KIND_SEL}}}[$__rate_interval])))"),
                       "{{kind}}")], (8, 43, 8, 8), unit="s"))
     p.append(_panel(16, "Kubernetes API errors", "timeseries",
-                    [("sum by (verb, code) (rate(kernelgen_kube_api_errors_total[$__rate_interval])) "
-                      "or vector(0)", "{{verb}} {{code}}")], (16, 43, 8, 8), unit="ops"))
+                    [(("sum by (verb, code) (rate(kernelgen_kube_api_errors_total[$__rate_interval])) "
+                      "or vector(0)"), "{{verb}} {{code}}")], (16, 43, 8, 8), unit="ops"))
     return p
 
 

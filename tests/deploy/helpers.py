@@ -39,7 +39,7 @@ def helm_bin() -> str:
 
 
 def helm(*args: str, check: bool = True, env: dict | None = None) -> subprocess.CompletedProcess:
-    cp = subprocess.run([helm_bin(), *args], capture_output=True, text=True, timeout=120, env=env)
+    cp = subprocess.run([helm_bin(), *args], check=False, capture_output=True, text=True, timeout=120, env=env)
     if check and cp.returncode != 0:
         raise AssertionError(f"helm {' '.join(args)} failed ({cp.returncode}):\n{cp.stdout}\n{cp.stderr}")
     return cp
