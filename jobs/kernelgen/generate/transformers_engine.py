@@ -69,6 +69,7 @@ class TransformersEngine:
         self.model_id = model_id or (f"{model_dir}#{gguf_file}" if gguf_file else str(model_dir))
         self.batch_size = max(1, batch_size)
         self._decoder = None
+        self._last_ttft: float | None = None
         if accel == "auto":
             from .fastdecode import supports
 
@@ -159,10 +160,12 @@ class TransformersEngine:
                                      eos_ids=self._eos_ids(), pad_id=self.pad_token_id,
                                      temperature=params.temperature, top_p=params.top_p, generator=gen,
                                      repeats=repeats)
+        self._last_ttft = out.ttft_s
         return out.tokens
 
     def _batch(self, batch: list[_Item], params: SamplingParams) -> Iterator[Completion]:
         t0 = time.perf_counter()
+        self._last_ttft = None
         # Samples of one prompt are adjacent (sorted by length, key): tokenize and prefill each prompt once.
         texts: list[str] = []
         repeats: list[int] = []
@@ -189,7 +192,8 @@ class TransformersEngine:
             reasoning, content = split_reasoning(full)
             yield Completion(key=it.prompt.key, sample=it.sample, text=full, content=content, reasoning=reasoning,
                              prompt_tokens=it.n_tokens, completion_tokens=len(ids), finish_reason=finish,
-                             seconds=seconds, seed=batch[0].seed, extra={"batch": len(batch)})
+                             seconds=seconds, ttft_seconds=self._last_ttft, seed=batch[0].seed,
+                             extra={"batch": len(batch)})
 
     def _eos_ids(self) -> set[int]:
         eos = self.model.generation_config.eos_token_id
