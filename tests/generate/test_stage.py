@@ -89,12 +89,11 @@ def test_sharded_pod_entrypoint_splits_tasks_and_resumes(tmp_path, smol_dir):
     own candidates/shard-i-of-N.jsonl in the run's store, and a rerun of a shard generates nothing. The model is
     a tiny random Llama on SmolLM2's real tokenizer (fast; what it writes does not matter here)."""
     import torch
-    from transformers import AutoModelForCausalLM, AutoTokenizer, LlamaConfig
-
     from kernelgen.bench.run import RunDir, _load_generated, select_tasks
     from kernelgen.generate.stage import run_generate, shard_key
     from kernelgen.generate.transformers_engine import TransformersEngine
     from kernelgen.specs import load_spec
+    from transformers import AutoModelForCausalLM, AutoTokenizer, LlamaConfig
 
     tok = AutoTokenizer.from_pretrained(smol_dir, gguf_file="SmolLM2-135M-Instruct.Q4_1.gguf")
     torch.manual_seed(0)
