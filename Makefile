@@ -17,6 +17,7 @@ services:
 	bash hack/s3/build.sh
 	bash hack/testenv/build.sh
 	bash hack/llama-server/build.sh
+	bash hack/prometheus/install.sh
 
 setup: setup-python services
 
@@ -27,4 +28,5 @@ test: setup
 	bash hack/run-tests.sh
 
 crds:
-	kernelgen crds generate
+	python3 hack/gen_crds.py
+	python3 hack/gen_chart_files.py

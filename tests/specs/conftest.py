@@ -11,7 +11,7 @@ BENCH = {
     "metadata": {"name": "br1"},
     "spec": {
         "suite": {"uri": "builtin", "levels": [1, 2]},
-        "generator": {"engine": "vllm", "model": {"uri": "s3://models/kernelgen-lm"}, "sampling": {"n": 10}},
+        "generator": {"engine": "vllm", "model": {"uri": "s3://models/kernelgen-lm"}, "sampling": {"samples": 10}},
         "evaluation": {"runTimeoutSeconds": 60},
         "output": {"uri": "s3://results/bench"},
     },

@@ -351,7 +351,9 @@ class ModelRef(SpecModel):
 class Sampling(SpecModel):
     """Sampling parameters."""
 
-    n: int = Field(default=1, ge=1, le=1000, description="Candidates per task (pass@k needs n >= k).")
+    # YAML key `samples`, not `n`: kubectl parses YAML 1.1, where a bare `n` key is the boolean false.
+    n: int = Field(default=1, ge=1, le=1000, alias="samples",
+                   description="Samples (candidates) per prompt: n of pass@k (needs n >= k).")
     temperature: float = Field(default=0.7, ge=0, le=2, description="Sampling temperature (0: greedy).")
     top_p: float = Field(default=0.9, gt=0, le=1, description="Nucleus sampling threshold.")
     max_tokens: int = Field(default=16384, ge=1, le=262144, description="Maximum new tokens per response.")
