@@ -99,18 +99,26 @@ def panels() -> list[dict[str, Any]]:
     p.append(_panel(12, "Speedup (geometric mean over correct kernels)", "stat",
                     [(f"kernelgen_benchrun_speedup_geomean{{{RUN_SEL}}}", "{{name}}")],
                     (12, 34, 12, 8), unit="x", instant=True))
-    p.append(_row(13, "Operator", 42))
+    p.append(_panel(17, "Compile errors by class", "bargauge",
+                    [(f"kernelgen_benchrun_compile_errors{{{RUN_SEL}}}", "{{name}} {{class}}")],
+                    (0, 42, 12, 8), unit="short", instant=True,
+                    description="Candidates that failed to compile, by the paper's six error classes (+ other)."))
+    p.append(_panel(18, "Candidates by verdict", "bargauge",
+                    [(f"kernelgen_benchrun_candidates{{{RUN_SEL}}}", "{{name}} {{verdict}}")],
+                    (12, 42, 12, 8), unit="short", instant=True,
+                    description="Each candidate's verdict: ok, or its first failing case's verdict."))
+    p.append(_row(13, "Operator", 50))
     p.append(_panel(14, "Reconciles by result", "timeseries",
                     [(f"sum by (kind, result) (rate(kernelgen_reconcile_total{{{KIND_SEL}}}[$__rate_interval]))",
-                      "{{kind}} {{result}}")], (0, 43, 8, 8), unit="ops",
+                      "{{kind}} {{result}}")], (0, 51, 8, 8), unit="ops",
                     description="result=error are failing reconciles (retried with backoff)."))
     p.append(_panel(15, "Reconcile latency p95", "timeseries",
                     [((f"histogram_quantile(0.95, sum by (le, kind) "
                       f"(rate(kernelgen_reconcile_duration_seconds_bucket{{{KIND_SEL}}}[$__rate_interval])))"),
-                      "{{kind}}")], (8, 43, 8, 8), unit="s"))
+                      "{{kind}}")], (8, 51, 8, 8), unit="s"))
     p.append(_panel(16, "Kubernetes API errors", "timeseries",
                     [(("sum by (verb, code) (rate(kernelgen_kube_api_errors_total[$__rate_interval])) "
-                      "or vector(0)"), "{{verb}} {{code}}")], (16, 43, 8, 8), unit="ops"))
+                      "or vector(0)"), "{{verb}} {{code}}")], (16, 51, 8, 8), unit="ops"))
     return p
 
 

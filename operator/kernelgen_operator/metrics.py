@@ -160,6 +160,11 @@ class RunCollector(Collector):
         lvl_exec = GaugeMetricFamily("kernelgen_benchrun_level_exec_ratio",
                                      "Fraction of candidates that ran correctly, per difficulty level.",
                                      labels=["namespace", "name", "level"])
+        err_cls = GaugeMetricFamily("kernelgen_benchrun_compile_errors",
+                                    "Candidates that failed to compile, by compile-error class.",
+                                    labels=["namespace", "name", "class"])
+        verdicts = GaugeMetricFamily("kernelgen_benchrun_candidates", "Candidates by verdict.",
+                                     labels=["namespace", "name", "verdict"])
         counts: dict[tuple[str, str], int] = {}
         for r in runs:
             key = [r.kind, r.namespace, r.name]
@@ -191,11 +196,15 @@ class RunCollector(Collector):
                         lvl_compile.add_metric(nn + [str(level)], float(fig["compileRate"]))
                     if isinstance(fig, dict) and fig.get("execRate") is not None:
                         lvl_exec.add_metric(nn + [str(level)], float(fig["execRate"]))
+                for cls, n in sorted((r.results.get("compileErrorClasses") or {}).items()):
+                    err_cls.add_metric(nn + [str(cls)], float(n))
+                for verdict, n in sorted((r.results.get("verdicts") or {}).items()):
+                    verdicts.add_metric(nn + [str(verdict)], float(n))
         for kind in sorted({k for k, _ in counts} | {"BenchRun", "TrainRun", "CoTBuild"}):
             for p in PHASES:
                 by_phase.add_metric([kind, p], counts.get((kind, p), 0))
         yield from (info, phase, start, done, prog, restarts, by_phase, compile_r, exec_r, pass_k, speed,
-                   lvl_compile, lvl_exec)
+                   lvl_compile, lvl_exec, err_cls, verdicts)
 
 
 _collector_registered = False

@@ -4,7 +4,7 @@ from math import comb
 
 import pytest
 
-from kernelgen.bench.metrics import MetricsConfig, compute, geomean, pass_at_k
+from kernelgen.bench.metrics import MetricsConfig, compute, geomean, pass_at_k, status_results
 from kernelgen.bench.model import EvalRecord
 
 
@@ -63,6 +63,12 @@ def test_rates_pass_at_k_speedup_and_nkb_score():
     lo, hi = o["ci"]["pass@1"]
     assert 0 <= lo <= o["pass_at_k"]["1"] <= hi <= 1
     assert compute(list(reversed(rs)), MetricsConfig(ks=[1, 2, 10], bootstrap_samples=200)) == m   # deterministic
+    # the operator's status block: headline figures, per level, error classes and verdicts (validated by the spec)
+    st = status_results(m)
+    assert st["compileRate"] == pytest.approx(3 / 4) and st["passAt1"] == pytest.approx(0.5)
+    assert st["compileErrorClasses"] == {"scope": 1} and st["verdicts"]["compile_error"] == 1
+    from kernelgen.specs.benchrun import BenchResults
+    assert BenchResults.model_validate(st).compile_error_classes == {"scope": 1}
 
 
 def test_geomean_ignores_missing():

@@ -33,7 +33,8 @@ SA = f"{RELEASE}-ascend-kernelgen-operator"
 JOB_SA = f"{RELEASE}-ascend-kernelgen-jobs"
 RESULTS = {"compileRate": 0.75, "execRate": 0.5, "passAt1": 0.5, "passAt10": 0.9, "passAt100": 1.0,
            "speedupGeomean": 1.25, "tasks": 4,
-           "byLevel": {"1": {"compileRate": 1.0, "execRate": 0.75}, "2": {"compileRate": 0.5, "execRate": 0.25}}}
+           "byLevel": {"1": {"compileRate": 1.0, "execRate": 0.75}, "2": {"compileRate": 0.5, "execRate": 0.25}},
+           "compileErrorClasses": {"api_signature": 1}, "verdicts": {"ok": 2, "compile_error": 1, "value_mismatch": 1}}
 # Grafana's template variables, as "All" would expand them.
 GRAFANA_VARS = {"$__rate_interval": "10m", "$namespace": ".*", "$kind": ".*", "$run": ".*"}
 

@@ -28,7 +28,8 @@ def _exported_series() -> set[str]:
                                completion=2.0, progress=1.0, results={
                                    "compileRate": 0.5, "execRate": 0.25, "passAt1": 0.25, "passAt10": 0.5,
                                    "passAt100": 1.0, "speedupGeomean": 1.1,
-                                   "byLevel": {"1": {"compileRate": 0.5, "execRate": 0.25}}}))
+                                   "byLevel": {"1": {"compileRate": 0.5, "execRate": 0.25}},
+                                   "compileErrorClasses": {"scope": 2}, "verdicts": {"ok": 1, "compile_error": 2}}))
     reg = CollectorRegistry()
     reg.register(metrics.RunCollector(store))
     names = {s.name for f in text_string_to_metric_families(generate_latest(reg).decode()) for s in f.samples}

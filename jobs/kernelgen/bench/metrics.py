@@ -220,4 +220,6 @@ def status_results(metrics: dict) -> dict:
                 "speedupGeomean": m.get("speedup_geomean")}
     out = block(metrics["overall"])
     out["byLevel"] = {k: block(v) for k, v in metrics["by_level"].items()}
+    out["compileErrorClasses"] = dict(metrics.get("compile_error_classes", {}))
+    out["verdicts"] = dict(metrics.get("verdicts", {}).get("candidates", {}))
     return out

@@ -195,6 +195,9 @@ class BenchResults(LevelResults):
     """Headline figures of the run."""
 
     by_level: dict[str, LevelResults] = Field(default_factory=dict, description="The same figures per level.")
+    compile_error_classes: dict[str, int] = Field(
+        default_factory=dict, description="Candidates that failed to compile, by the paper's six error classes (+ other).")
+    verdicts: dict[str, int] = Field(default_factory=dict, description="Candidates by verdict (first failing case).")
 
 
 class BenchRunStatus(RunStatus):
