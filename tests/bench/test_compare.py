@@ -44,6 +44,15 @@ def test_output_count_shape_dtype():
     assert compare(a, torch.zeros(2, 3, dtype=torch.float16)).verdict == Verdict.DTYPE_MISMATCH
 
 
+def test_shapes_equal_but_for_unit_dims_are_compared_by_value():
+    # NPUKernelBench's MseLoss binding returns [1] for a 0-d reference; NKB compares flattened outputs
+    ref = torch.tensor(2.5)
+    assert compare(ref, torch.tensor([2.5])).verdict == Verdict.OK
+    assert compare(ref, torch.tensor([3.5])).verdict == Verdict.VALUE_MISMATCH
+    assert compare(torch.zeros(2, 1, 3), torch.zeros(2, 3)).verdict == Verdict.OK
+    assert compare(torch.zeros(6), torch.zeros(2, 3)).verdict == Verdict.SHAPE_MISMATCH   # same count, other layout
+
+
 def test_custom_check_is_used_but_nan_still_fails():
     seen = {}
 

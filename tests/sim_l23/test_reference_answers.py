@@ -17,19 +17,13 @@ def test_both_suites_have_level_2_and_3_tasks():
     assert any(p.parent.parent.name == "level2" for s, p in TASKS if s == "builtin")
 
 
-# The harness compares shapes exactly (kernelgen.bench.compare); MseLoss's harness-owned pybind returns shape [1]
-# for a 0-d reference, which NPUKernelBench's own check_precision accepts. Not a simulator fault: strict xfail so
-# the test flags itself once the harness rule changes.
-HARNESS_SHAPE_RULE = {"MseLoss"}
 
 
 def _fixture_params():
     for s, p in TASKS:
         if s != "fixture":
             continue
-        marks = [pytest.mark.xfail(strict=True, reason="harness: exact shape check vs the task's pybind [1] for a 0-d reference")] \
-            if p.name in HARNESS_SHAPE_RULE else []
-        yield pytest.param(p, marks=marks, id=f"{p.parent.parent.name}/{p.name}")
+        yield pytest.param(p, id=f"{p.parent.parent.name}/{p.name}")
 
 
 @pytest.mark.slow

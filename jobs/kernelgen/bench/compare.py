@@ -158,6 +158,10 @@ def _same_kind(a, b) -> bool:
     return _kind(a) == _kind(b)
 
 
+def _same_but_unit_dims(a: Any, b: Any) -> bool:
+    return [d for d in a if d != 1] == [d for d in b if d != 1]
+
+
 def compare(ref_raw: Any, out_raw: Any, *, tolerances: Mapping[str, Any] | None = None,
             custom_check: Callable[..., Any] | None = None, row: Any = None,
             declared_dtype: str | None = None) -> Check:
@@ -181,6 +185,10 @@ def compare(ref_raw: Any, out_raw: Any, *, tolerances: Mapping[str, Any] | None 
                 return Check(Verdict.SHAPE_MISMATCH, f"output {i}: candidate returned {type(o).__name__}, "
                                                      f"expected a tensor of shape {list(r.shape)}")
             o = o.detach().cpu()
+            if tuple(o.shape) != tuple(r.shape) and _same_but_unit_dims(o.shape, r.shape):
+                # NPUKernelBench compares flattened outputs, and some task bindings return [1] for a 0-d
+                # reference: shapes equal but for size-1 dimensions carry the same values, so compare them.
+                o = o.reshape(r.shape)
             if tuple(o.shape) != tuple(r.shape):
                 return Check(Verdict.SHAPE_MISMATCH,
                              f"output {i}: shape {list(o.shape)}, expected {list(r.shape)}")

@@ -59,6 +59,11 @@ def _sha(*parts: str | bytes) -> str:
     return h.hexdigest()
 
 
+def _portable(flags: list[str]) -> list[str]:
+    """Flags as cache-key material: the checkout's location is not part of an object's content."""
+    return [f.replace(str(SIM_ROOT), "<sim>") for f in flags]
+
+
 @functools.lru_cache(maxsize=1)
 def sim_sources_hash() -> str:
     files = sorted(p for p in SIM_ROOT.rglob("*") if p.is_file() and p.suffix in (".h", ".hpp", ".cpp", ".py"))
@@ -338,7 +343,7 @@ class SimBackend:
 
     def _runtime_objs(self, deadline: float) -> tuple[Path, Path]:
         flags = [STD, "-O2", "-fPIC", f"-I{SIM_INCLUDE}"]
-        key = _sha(sim_sources_hash(), *flags)
+        key = _sha(sim_sources_hash(), *_portable(flags))
         rt = self._obj("ascsim-runtime", key, lambda o: [CXX, *flags, "-c", str(SIM_ROOT / "src" / "runtime.cpp"), "-o", str(o)],
                        deadline, "runtime")
         dump = self._obj("ascsim-opdump", key, lambda o: [CXX, *flags, "-c", str(SIM_ROOT / "src" / "opdump.cpp"), "-o", str(o)],
@@ -456,7 +461,7 @@ class SimBackend:
         pflags = [STD, "-O1", "-fPIC", "-w", f"-D_GLIBCXX_USE_CXX11_ABI={tinfo['abi']}", f"-DTORCH_EXTENSION_NAME={MODULE}",
                   "-DTORCH_API_INCLUDE_EXTENSION_H", f"-I{SIM_INCLUDE}", *(f"-I{d}" for d in tinfo["inc"]), f"-I{py_inc}"]
         pyb = src / "pybind.cpp"
-        pkey = _sha(headers_hash(*PYBIND_HEADERS), pyb.read_text(), *pflags)
+        pkey = _sha(headers_hash(*PYBIND_HEADERS), pyb.read_text(), *_portable(pflags))
         pyb_obj = self._obj("pybind", pkey, lambda o: [CXX, *pflags, "-c", str(pyb), "-o", str(o)], deadline, "pybind")
 
         # 5. link the extension, then publish the build directory atomically
