@@ -44,7 +44,9 @@ def test_parse_choice_reads_server_reasoning_fields():
 @pytest.mark.model
 @pytest.mark.parametrize("endpoint", ["chat", "completions"])
 def test_chat_and_completions_endpoints(server, endpoint):
-    eng = OpenAIEngine(server.url, "smollm2", endpoint=endpoint, max_concurrency=2, timeout_s=120)
+    # One request at a time: llama.cpp batches concurrent requests, and a different batch changes float rounding,
+    # so seeded reproducibility is only bit-exact for requests that run alone.
+    eng = OpenAIEngine(server.url, "smollm2", endpoint=endpoint, max_concurrency=1, timeout_s=120)
     assert eng.models() == ["smollm2"]
     prefix = "<think>\n" if endpoint == "completions" else ""
     params = SamplingParams(temperature=0.7, max_tokens=16, seed=5)

@@ -18,8 +18,10 @@ BUILTIN_TASKS = REPO / "jobs" / "kernelgen" / "bench" / "suite" / "builtin" / "t
 CASE_WORKERS = int(os.environ.get("ASCSIM_TEST_WORKERS", "2"))
 
 
-def level_tasks(root: Path, level: int) -> list[Path]:
-    return sorted(p for p in (root / f"level{level}").glob("*/*") if (p / "validation").is_dir()) if root.exists() else []
+def level_tasks(root: Path, *levels: int) -> list[Path]:
+    if not root.exists():
+        return []
+    return sorted(p for lv in levels for p in (root / f"level{lv}").glob("*/*") if (p / "validation").is_dir())
 
 
 def answer_files(task: Task) -> dict[str, str]:
@@ -49,9 +51,11 @@ def fixture_root() -> Path:
 class Runner:
     """Build candidates and run their cases; candidates are built once per content hash (disk cache)."""
 
-    def __init__(self, backend, tmp: Path):
+    def __init__(self, backend, tmp: Path, *, timeout_s: float = 180, memory_mib: int = 4096):
         self.backend = backend
         self.tmp = tmp
+        self.timeout_s = timeout_s
+        self.memory_mib = memory_mib
 
     def build(self, task: Task, files: dict[str, str], tag: str = "ref"):
         cand = Candidate(task_id=task.task_id, sample=0, files=files, origin=tag)
@@ -65,7 +69,8 @@ class Runner:
         scratch = self.tmp / "scratch" / task.op_name
 
         def one(c):
-            return c.case_id, run_case(task, c, rt, seed=1234, timeout_s=180, memory_mib=4096, scratch=scratch)
+            return c.case_id, run_case(task, c, rt, seed=1234, timeout_s=self.timeout_s, memory_mib=self.memory_mib,
+                                       scratch=scratch)
 
         with cf.ThreadPoolExecutor(max_workers=CASE_WORKERS) as ex:
             return dict(ex.map(one, cases))

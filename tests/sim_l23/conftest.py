@@ -1,76 +1,25 @@
 """Fixtures for the level-2/3 simulator tests: one SimBackend (builds cached on disk) and a runner that builds a
 task's reference answer (optionally patched) and runs its cases in the sandboxed worker."""
+
 from __future__ import annotations
 
-import concurrent.futures as cf
 import os
 from pathlib import Path
 
 import pytest
 
-from kernelgen.bench.model import Candidate, CaseResult, Task
-from kernelgen.bench.tasks import load_task
+# One backend fixture, runner and task helpers for both simulator test areas (tests/sim holds them).
+from ..sim.conftest import (BUILTIN_TASKS, FIXTURE_TASKS, REPO, SHARED, Runner, answer_files, backend, load,  # noqa: F401
+                            level_tasks as _level_tasks)
 
-REPO = Path(__file__).resolve().parents[2]
-SHARED = REPO / ".." / "shared"
-FIXTURE_TASKS = SHARED / "fixtures" / "npukernelbench-sample" / "tasks"
-BUILTIN_TASKS = REPO / "jobs" / "kernelgen" / "bench" / "suite" / "builtin" / "tasks"
 DATA_TASKS = Path(__file__).resolve().parent / "data"   # simulator test tasks (mixed kernels), not a suite
-CASE_WORKERS = int(os.environ.get("ASCSIM_TEST_WORKERS", "2"))
 
 
 def level_tasks(root: Path, levels: tuple[int, ...] = (2, 3)) -> list[Path]:
-    if not root.exists():
-        return []
-    return sorted(p for lv in levels for p in (root / f"level{lv}").glob("*/*") if (p / "validation").is_dir())
-
-
-def answer_files(task: Task) -> dict[str, str]:
-    ans = task.answer_dir
-    assert ans is not None, f"{task.task_id} has no answer/0"
-    return {str(p.relative_to(ans)): p.read_text() for p in sorted(ans.rglob("*"))
-            if p.is_file() and p.parent.name in ("op_host", "op_kernel")}
-
-
-def load(path: Path) -> Task:
-    return load_task(path.resolve())
+    return _level_tasks(root, *levels)
 
 
 @pytest.fixture(scope="session")
-def backend():
-    from kernelgen.bench.backends.sim import SimBackend
-    be = SimBackend()
-    ok, why = be.available()
-    if not ok:
-        pytest.skip(f"sim backend unavailable: {why}")
-    return be
-
-
-class Runner:
-    """Build candidates and run their cases; a candidate is built once per content hash (disk cache)."""
-
-    def __init__(self, backend, tmp: Path):
-        self.backend = backend
-        self.tmp = tmp
-
-    def build(self, task: Task, files: dict[str, str], tag: str = "ref"):
-        cand = Candidate(task_id=task.task_id, sample=0, files=files, origin=tag)
-        ws = self.backend.prepare(task, cand, self.tmp / "ws" / f"{task.op_name}-{tag}")
-        res = self.backend.compile(ws, timeout_s=900)
-        return res, (self.backend.runtime_env(ws) if res.ok else None)
-
-    def run(self, task: Task, rt, case_ids: list[int] | None = None) -> dict[int, CaseResult]:
-        from kernelgen.bench.sandbox import run_case
-        cases = [c for c in task.cases if case_ids is None or c.case_id in case_ids]
-        scratch = self.tmp / "scratch" / task.op_name
-
-        def one(c):
-            return c.case_id, run_case(task, c, rt, seed=1234, timeout_s=300, memory_mib=int(os.environ.get("ASCSIM_TEST_MEMORY_MIB", "12288")), scratch=scratch)
-
-        with cf.ThreadPoolExecutor(max_workers=CASE_WORKERS) as ex:
-            return dict(ex.map(one, cases))
-
-
-@pytest.fixture(scope="session")
-def runner(backend, tmp_path_factory) -> Runner:
-    return Runner(backend, tmp_path_factory.mktemp("sim_l23"))
+def runner(backend, tmp_path_factory) -> Runner:  # noqa: F811
+    return Runner(backend, tmp_path_factory.mktemp("sim_l23"), timeout_s=300,
+                  memory_mib=int(os.environ.get("ASCSIM_TEST_MEMORY_MIB", "12288")))
