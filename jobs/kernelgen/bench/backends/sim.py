@@ -19,7 +19,6 @@ import json
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import sysconfig
@@ -28,6 +27,7 @@ import uuid
 from pathlib import Path
 
 from ..errors import classify_compile_error
+from ..procs import StepTimedOut, run_group
 from . import sim_cube
 from ..model import Candidate, CompileErrorClass, CompileResult, RuntimeEnv, Task, Verdict, Workspace
 
@@ -129,22 +129,13 @@ class BuildError(Exception):
 
 def _run(cmd: list[str], deadline: float, cwd: Path | None = None, what: str = "") -> str:
     """Run a build step in its own process group; raise BuildError on failure or when the deadline passes."""
-    left = deadline - time.monotonic()
-    if left <= 0:
-        raise BuildError(f"build timed out before {what}", Verdict.TIMEOUT)
-    proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            start_new_session=True)
     try:
-        out, _ = proc.communicate(timeout=left)
-    except subprocess.TimeoutExpired:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        proc.communicate()
-        raise BuildError(f"build step '{what}' timed out", Verdict.TIMEOUT)
-    if proc.returncode != 0:
-        raise BuildError(f"[{what}] exit code {proc.returncode}\n{out}")
+        rc, out = run_group(cmd, deadline, cwd=cwd)
+    except StepTimedOut as e:
+        raise BuildError(f"build step '{what}' timed out" if e.started else f"build timed out before {what}",
+                         Verdict.TIMEOUT) from None
+    if rc != 0:
+        raise BuildError(f"[{what}] exit code {rc}\n{out}")
     return out
 
 

@@ -19,15 +19,13 @@ from __future__ import annotations
 import importlib.util
 import os
 import shlex
-import signal
-import subprocess
 import sys
 import sysconfig
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...model import Verdict
+from ...procs import StepTimedOut, run_group
 
 HELPER_DIR = Path(__file__).resolve().parent / "helper"
 HARNESS_ROOT = Path(__file__).resolve().parents[4]      # the dir holding the kernelgen package
@@ -184,24 +182,14 @@ class StepFailed(Exception):
 
 def run_step(step: Step, deadline: float) -> str:
     """Run one step in its own process group; StepFailed on failure, TIMEOUT (whole group killed) past deadline."""
-    left = deadline - time.monotonic()
-    if left <= 0:
-        raise StepFailed(step.name, f"build timed out before {step.name}", Verdict.TIMEOUT)
     step.cwd.mkdir(parents=True, exist_ok=True)
     try:
-        proc = subprocess.Popen(step.argv, cwd=step.cwd, env=step.env, stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT, text=True, errors="replace", start_new_session=True)
+        rc, out = run_group(step.argv, deadline, cwd=step.cwd, env=step.env)
+    except StepTimedOut as e:
+        msg = f"build step '{step.name}' timed out" if e.started else f"build timed out before {step.name}"
+        raise StepFailed(step.name, msg, Verdict.TIMEOUT) from None
     except OSError as e:
         raise StepFailed(step.name, f"[{step.name}] cannot start {step.argv[0]}: {e}", Verdict.INFRA_ERROR) from e
-    try:
-        out, _ = proc.communicate(timeout=left)
-    except subprocess.TimeoutExpired:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        proc.communicate()
-        raise StepFailed(step.name, f"build step '{step.name}' timed out", Verdict.TIMEOUT) from None
-    if proc.returncode != 0:
-        raise StepFailed(step.name, f"[{step.name}] exit code {proc.returncode}\n{out}")
+    if rc != 0:
+        raise StepFailed(step.name, f"[{step.name}] exit code {rc}\n{out}")
     return out
