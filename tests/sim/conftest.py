@@ -3,7 +3,10 @@ helpers that build a task's reference answer (optionally patched) and run its ca
 from __future__ import annotations
 
 import concurrent.futures as cf
+import hashlib
 import os
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -16,6 +19,23 @@ SHARED = REPO / ".." / "shared"
 FIXTURE_TASKS = SHARED / "fixtures" / "npukernelbench-sample" / "tasks"
 BUILTIN_TASKS = REPO / "jobs" / "kernelgen" / "bench" / "suite" / "builtin" / "tasks"
 CASE_WORKERS = int(os.environ.get("ASCSIM_TEST_WORKERS", "2"))
+
+
+def cpp_test_binary(src: Path, cxx: str | None = None) -> Path:
+    """Build a C++ API test driver (one .cpp + the simulator runtime), cached by content and compiler."""
+    from kernelgen.bench.backends.sim import CXX, SIM_INCLUDE, SIM_ROOT, cache_root, cpu_flags, sim_sources_hash
+    cxx = cxx or CXX
+    if shutil.which(cxx) is None:
+        pytest.skip(f"{cxx} not installed")
+    key = hashlib.sha256((sim_sources_hash() + cxx + src.read_text() + " ".join(cpu_flags())).encode()).hexdigest()[:16]
+    exe = cache_root() / "tests" / f"{src.stem}-{key}"
+    if not exe.exists():
+        exe.parent.mkdir(parents=True, exist_ok=True)
+        tmp = exe.with_name(f".{exe.name}.{os.getpid()}.tmp")
+        subprocess.run([cxx, "-std=c++17", "-O1", *cpu_flags(), f"-I{SIM_INCLUDE}", str(src), str(SIM_ROOT / "src" / "runtime.cpp"),
+                        "-o", str(tmp), "-lpthread"], check=True, timeout=600)
+        os.replace(tmp, exe)
+    return exe
 
 
 def level_tasks(root: Path, *levels: int) -> list[Path]:

@@ -121,20 +121,6 @@ template <typename... A> inline void scatter_vnchwconv_b16(A...) {
     static_assert(sizeof...(A) < 0, "ascsim: scatter_vnchwconv_b16 is not simulated");
 }
 
-// The proposal sort APIs are documented as unsupported on Atlas A2 (arch 2201): reject them at compile time with a
-// message instead of an undeclared-identifier error.
-namespace AscendC {
-#define ASCSIM_UNSUPPORTED_ON_A2(NAME)                                                                               \
-    template <typename... A> inline void NAME(A&&...) {                                                              \
-        static_assert(sizeof...(A) < 0, #NAME " is not supported on Atlas A2 (arch 2201); use a selection instead");   \
-    }
-ASCSIM_UNSUPPORTED_ON_A2(RpSort16)
-ASCSIM_UNSUPPORTED_ON_A2(MrgSort4)
-ASCSIM_UNSUPPORTED_ON_A2(ProposalConcat)
-ASCSIM_UNSUPPORTED_ON_A2(ProposalExtract)
-#undef ASCSIM_UNSUPPORTED_ON_A2
-}  // namespace AscendC
-
 #ifndef unlikely
 #define unlikely(x) __builtin_expect(!!(x), 0)
 #endif
