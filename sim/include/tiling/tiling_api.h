@@ -5,4 +5,5 @@
 #include "register/op_def_registry.h"
 #include "tiling/platform/platform_ascendc.h"
 #include "ascsim/host/hl_tiling.h"   // high-level API temp-buffer sizes
+#include "ascsim/host/sort_tiling.h" // Concat / Sort temp-buffer sizes
 #endif  // ASCSIM_TILING_TILING_API_H_

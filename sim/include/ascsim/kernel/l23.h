@@ -18,4 +18,5 @@
 #include "hl_reduce.h"
 #include "hl_softmax.h"
 #include "matmul_api.h"
+#include "vec_sort.h"
 #endif  // ASCSIM_ASCSIM_KERNEL_L23_H_
