@@ -11,6 +11,7 @@
 #include <map>
 #include <tuple>
 #include <memory>
+#include <unordered_map>
 #include <mutex>
 #include <set>
 #include <sstream>
@@ -63,6 +64,8 @@ struct Launch {
     uint64_t tiling_key = 0;
     uint8_t* workspace = nullptr;
     uint8_t* sys_workspace = nullptr;
+    int sync_mode = 0;           // ASCSIM_SYNC_CHECK (0 off, 1 warn, 2 error)
+    bool sync_auto = true;       // ASCSIM_CCE_AUTO_SYNC
 };
 
 static Launch* g_launch = nullptr;   // one launch at a time per process (EXEC_NPU_CMD is synchronous)
@@ -154,6 +157,191 @@ void wait_flag(int evt, int id, const char* api) {
     if (!f) fail(api, "[aicore timeout] timeout or trap error", "WaitFlag on an event that was never set: the pipe would wait forever");
     f = 0;
 }
+
+// ---------------------------------------------------------------- missing-sync detector -------------------
+// Per core: one vector clock per pipe (S, V, M, MTE1, MTE2, MTE3, FIX). Every access hook is one instruction of
+// its pipe (the pipe's own component ticks). Happens-before edges join clocks: SetFlag snapshots the source
+// pipe's clock, WaitFlag joins it into the destination pipe; PipeBarrier<PIPE_ALL> joins everything; TQue
+// EnQue/DeQue and FreeTensor/AllocTensor do the same between the queue's producer and consumer pipes. The UB is
+// tracked per 32-byte block (last writer, last read per pipe); an access whose conflicting predecessor on another
+// pipe is not ordered before it is a race on the device. --cce-auto-sync=on is modelled by joining S<->V/MTE2/MTE3
+// conflicts silently (the compiler inserts exactly that sync), V->V is same-pipe and never reported.
+namespace {
+constexpr int kNP = 7;
+const char* const kPipeNames[kNP] = {"S", "V", "M", "MTE1", "MTE2", "MTE3", "FIX"};
+const char* const kHardEventNames[] = {"MTE2_MTE1", "MTE1_MTE2", "MTE1_M", "M_MTE1", "MTE2_V", "V_MTE2", "MTE3_V", "V_MTE3",
+                                       "M_V", "V_M", "V_V", "MTE3_MTE1", "MTE1_MTE3", "MTE1_V", "MTE2_M", "M_MTE2", "V_MTE1",
+                                       "M_FIX", "FIX_M", "MTE3_MTE2", "MTE2_MTE3", "S_V", "V_S", "S_MTE2", "MTE2_S", "S_MTE3",
+                                       "MTE3_S", "MTE2_FIX", "FIX_MTE2", "FIX_S", "M_S", "FIX_MTE3", "MTE1_FIX", "FIX_MTE1",
+                                       "FIX_FIX"};
+inline int pipe_index(int pipe) { return pipe >= 0 && pipe <= 5 ? pipe : pipe == 10 ? 6 : -1; }
+struct Clock {
+    uint32_t c[kNP] = {};
+    void join(const Clock& o) { for (int i = 0; i < kNP; ++i) c[i] = std::max(c[i], o.c[i]); }
+};
+struct Block {
+    uint32_t wt = 0;                 // clock of the last write (0: never written)
+    int8_t wp = -1;                  // its pipe
+    const char* wapi = nullptr;
+    uint32_t rt[kNP] = {};           // last read per pipe since that write
+    const char* rapi[kNP] = {};
+};
+// TPosition values (kernel/defs.h)
+enum { P_GM = 0, P_A1, P_A2, P_B1, P_B2, P_C1, P_C2, P_CO1, P_CO2, P_VECIN, P_VECOUT, P_VECCALC };
+int pos_producer(int pos) {
+    switch (pos) {
+        case P_VECIN: case P_A1: case P_B1: case P_C1: return 4;   // GM -> UB / L1: MTE2
+        case P_A2: case P_B2: case P_C2: return 3;                  // L1 -> L0: MTE1
+        case P_CO1: return 2;                                       // Mmad
+        case P_CO2: return 6;                                       // Fixpipe
+        default: return 1;                                          // VECOUT / VECCALC: vector results
+    }
+}
+int pos_consumer(int pos) {
+    switch (pos) {
+        case P_VECOUT: case P_CO2: return 5;                        // UB -> GM: MTE3
+        case P_A1: case P_B1: case P_C1: return 3;
+        case P_A2: case P_B2: case P_C2: return 2;
+        case P_CO1: return 6;
+        default: return 1;                                          // VECIN / VECCALC: vector instructions
+    }
+}
+int que_producer(int src, int dst) { return pos_producer(src == P_GM ? dst : src); }
+int que_consumer(int src, int dst) {
+    if (src == dst || dst == P_GM) return pos_consumer(src);
+    if (src == P_GM) return pos_consumer(dst);
+    if (dst == P_VECOUT || dst == P_A1 || dst == P_B1 || dst == P_C1) return 5;   // VECIN->VECOUT, VECOUT->L1: MTE3
+    return pos_consumer(dst);
+}
+}  // namespace
+
+struct SyncState {
+    int mode = 1;
+    bool auto_sync = true;
+    Clock vc[kNP];
+    std::vector<Block> blocks;
+    std::map<int, Clock> flags;                           // (src, dst, id) -> snapshot of SetFlag
+    std::unordered_map<const void*, Clock> enq, freed;   // queue slot -> EnQue / FreeTensor snapshot
+    std::set<std::tuple<const char*, const char*, int, int>> seen;
+    uint64_t reports = 0;
+    std::string last;
+};
+
+void sync_attach(CoreCtx& c, int mode, bool auto_sync) {
+    sync_detach(c);
+    if (mode <= 0) return;
+    auto* s = new SyncState;
+    s->mode = mode;
+    s->auto_sync = auto_sync;
+    s->blocks.resize(c.ub_size / 32);
+    c.sync = s;
+}
+void sync_detach(CoreCtx& c) {
+    delete c.sync;
+    c.sync = nullptr;
+}
+int sync_check_mode_from_env() {
+    const char* e = std::getenv("ASCSIM_SYNC_CHECK");
+    if (!e || !*e) return 0;
+    std::string v(e);
+    if (v == "warn" || v == "1" || v == "on") return 1;
+    if (v == "error" || v == "fail" || v == "2") return 2;
+    return 0;
+}
+bool sync_auto_from_env() {
+    const char* e = std::getenv("ASCSIM_CCE_AUTO_SYNC");
+    if (!e || !*e) return true;
+    std::string v(e);
+    return !(v == "off" || v == "0" || v == "false");
+}
+uint64_t sync_report_count(const CoreCtx& c) { return c.sync ? c.sync->reports : 0; }
+std::string sync_last_report(const CoreCtx& c) { return c.sync ? c.sync->last : std::string(); }
+
+static void sync_conflict(SyncState* S, int q, const char* qapi, int p, const char* api, size_t ub_off, const char* kind) {
+    bool implied = S->auto_sync && ((p == 0 && (q == 1 || q == 4 || q == 5)) || (q == 0 && (p == 1 || p == 4 || p == 5)));
+    S->vc[p].join(S->vc[q]);   // the sync the compiler inserts, or (after a report) the one that was missing
+    if (implied) return;
+    if (!S->seen.insert({qapi, api, q, p}).second) return;
+    ++S->reports;
+    std::string ev = std::string(kPipeNames[q]) + "_" + kPipeNames[p];
+    bool known = false;
+    for (const char* n : kHardEventNames) known |= ev == n;
+    char off[32];
+    std::snprintf(off, sizeof off, "0x%zx", ub_off);
+    std::string how = known ? "missing SetFlag<HardEvent::" + ev + ">/WaitFlag" :
+                              "missing sync (no HardEvent orders PIPE_" + std::string(kPipeNames[q]) + " before PIPE_" +
+                                  kPipeNames[p] + "; use PipeBarrier<PIPE_ALL>)";
+    std::string msg = how + " between " + (qapi ? qapi : "?") + " (" + kPipeNames[q] + ") and " + api + " (" + kPipeNames[p] +
+                      ") on UB " + off + " (" + kind + "; the pipes run asynchronously on the device)";
+    S->last = msg;
+    if (S->mode >= 2) fail(api, "missing synchronisation between pipes (data race on the device)", msg);
+    warn("sync check", msg);
+}
+
+void sync_access(int pipe, const char* api, const void* p, size_t bytes, bool write) {
+    CoreCtx& c = core();
+    SyncState* S = c.sync;
+    int pp = pipe_index(pipe);
+    if (!S || pp < 0 || !c.ub || bytes == 0) return;
+    const uint8_t* q = static_cast<const uint8_t*>(p);
+    const uint8_t* lo = std::max(q, static_cast<const uint8_t*>(c.ub));
+    const uint8_t* hi = std::min(q + bytes, static_cast<const uint8_t*>(c.ub) + c.ub_size);
+    if (lo >= hi) return;
+    size_t b0 = size_t(lo - c.ub) / 32, b1 = (size_t(hi - c.ub) + 31) / 32;
+    Clock& me = S->vc[pp];
+    uint32_t t = ++me.c[pp];
+    for (size_t b = b0; b < b1 && b < S->blocks.size(); ++b) {
+        Block& k = S->blocks[b];
+        if (k.wp >= 0 && k.wp != pp && me.c[k.wp] < k.wt)
+            sync_conflict(S, k.wp, k.wapi, pp, api, b * 32, write ? "write after write" : "read after write");
+        if (write) {
+            for (int r = 0; r < kNP; ++r)
+                if (r != pp && k.rt[r] && me.c[r] < k.rt[r]) sync_conflict(S, r, k.rapi[r], pp, api, b * 32, "write after read");
+            k.wt = t; k.wp = int8_t(pp); k.wapi = api;
+            for (int r = 0; r < kNP; ++r) k.rt[r] = 0;
+        } else {
+            k.rt[pp] = t;
+            k.rapi[pp] = api;
+        }
+    }
+}
+void sync_flag(int src_pipe, int dst_pipe, int id, bool set) {
+    SyncState* S = core().sync;
+    int sp = pipe_index(src_pipe), dp = pipe_index(dst_pipe);
+    if (!S || sp < 0 || dp < 0) return;
+    int key = (sp * kNP + dp) * 64 + (id & 63);
+    if (set) { S->flags[key] = S->vc[sp]; return; }
+    auto it = S->flags.find(key);
+    if (it == S->flags.end()) return;
+    S->vc[dp].join(it->second);
+    S->flags.erase(it);
+}
+void sync_barrier_all() {
+    SyncState* S = core().sync;
+    if (!S) return;
+    Clock all;
+    for (auto& v : S->vc) all.join(v);
+    for (auto& v : S->vc) v = all;
+}
+void sync_queue_event(int event, const void* slot, int src_pos, int dst_pos) {
+    SyncState* S = core().sync;
+    if (!S) return;
+    int prod = que_producer(src_pos, dst_pos), cons = que_consumer(src_pos, dst_pos);
+    switch (event) {
+        case 0: { auto it = S->freed.find(slot); if (it != S->freed.end()) S->vc[prod].join(it->second); break; }   // AllocTensor
+        case 1: S->enq[slot] = S->vc[prod]; break;                                                                   // EnQue
+        case 2: { auto it = S->enq.find(slot); if (it != S->enq.end()) S->vc[cons].join(it->second); break; }       // DeQue
+        case 3: S->freed[slot] = S->vc[cons]; break;                                                                 // FreeTensor
+        default: break;
+    }
+}
+namespace {
+struct SyncGuard {   // attaches the detector to a core for the kernel's run
+    CoreCtx& c;
+    SyncGuard(CoreCtx& ctx, int mode, bool auto_sync) : c(ctx) { if (mode) sync_attach(c, mode, auto_sync); }
+    ~SyncGuard() { sync_detach(c); }
+};
+}  // namespace
 
 // Cores run one at a time in zig-zag order (0, n-1, 1, n-2, ...): a reducer on the first or the last core then
 // runs before most producers, so a missing SyncAll shows up as wrong data instead of passing by luck.
@@ -349,6 +537,7 @@ static void* core_main(void* p) {
     ctx.tiling_key = L->tiling_key;
     ctx.workspace = L->workspace;
     ctx.sys_workspace = L->sys_workspace;
+    SyncGuard sync_guard(ctx, L->sync_mode, L->sync_auto);
     t_core = &ctx;
     t_core_slot = a->slot;
     {
@@ -393,6 +582,7 @@ static bool run_cores_sequential(Launch& L, Launcher fn, uint8_t** args, size_t 
             ctx.tiling_key = L.tiling_key;
             ctx.workspace = L.workspace;
             ctx.sys_workspace = L.sys_workspace;
+            SyncGuard sync_guard(ctx, L.sync_mode, L.sync_auto);
             t_core = &ctx;
             t_sequential = true;
             try {
@@ -511,6 +701,7 @@ static void* mix_core_main(void* p) {
         cube->poison();
         ctx.cube = cube.get();
     }
+    SyncGuard sync_guard(ctx, L->sync_mode, L->sync_auto);
     t_core = &ctx;
     t_core_slot = a->slot;
     {
@@ -883,6 +1074,8 @@ void exec_npu_cmd(const char* api, std::vector<HostArg>& args) {
     L.block_num = block_dim;
     L.tiling_key = ctx.tiling_key_;
     L.physical_cores = platform_ascendc::PlatformAscendC().GetCoreNumAiv();
+    L.sync_mode = sync_check_mode_from_env();   // read per launch: a bench worker process sees its own environment
+    L.sync_auto = sync_auto_from_env();
     std::vector<uint8_t*> gm_args;
     std::vector<GmRegion*> in_regions;
     size_t inst = 0;

@@ -12,6 +12,8 @@ constexpr uint32_t kUbUsableBytes = 196352;        // what PlatformAscendC repor
 constexpr int kMaxEventId = 8;
 constexpr int kNumHardEvents = 40;
 
+struct SyncState;   // the missing-sync detector of one core (src/runtime.cpp); null when ASCSIM_SYNC_CHECK is off
+
 struct CoreCtx {
     int64_t block_idx = 0;
     int64_t block_num = 1;
@@ -37,6 +39,7 @@ struct CoreCtx {
     int64_t sub_block_idx = 0, sub_block_num = 1;
     void* cube = nullptr;                         // ascsim::CubeMem on an AIC core
     uint8_t xflags[16] = {};
+    SyncState* sync = nullptr;
 };
 
 CoreCtx& core();
@@ -54,6 +57,21 @@ void sync_all(const char* api);
 // CrossCoreSetFlag / CrossCoreWaitFlag of a mixed (AIC + AIV) launch.
 void cross_core_set(int mode, int flag, const char* api);
 void cross_core_wait(int flag, const char* api);
+
+
+// Missing-synchronisation detector (kernel/sync_check.h has the hooks). mode: 1 warn, 2 error (fail).
+// auto_sync models bisheng --cce-auto-sync=on (S<->V, S<->MTE2, S<->MTE3 and V->V need no explicit sync).
+void sync_attach(CoreCtx& c, int mode, bool auto_sync);
+void sync_detach(CoreCtx& c);
+// ASCSIM_SYNC_CHECK=warn|error (0 off, 1 warn, 2 error) and ASCSIM_CCE_AUTO_SYNC=on|off (default on), read at launch.
+int sync_check_mode_from_env();
+bool sync_auto_from_env();
+uint64_t sync_report_count(const CoreCtx& c);
+std::string sync_last_report(const CoreCtx& c);
+void sync_access(int pipe, const char* api, const void* p, size_t bytes, bool write);
+void sync_flag(int src_pipe, int dst_pipe, int id, bool set);
+void sync_barrier_all();
+void sync_queue_event(int event, const void* slot, int src_pos, int dst_pos);
 
 }  // namespace ascsim
 #endif  // ASCSIM_ASCSIM_RUNTIME_API_H_

@@ -47,6 +47,7 @@ template <typename T> __aicore__ inline void DataCopy(const LocalTensor<T>& dst,
     ::ascsim::check_ub_aligned("DataCopy", dst.addr_);
     ::ascsim::check_gm_elem_align("DataCopy", src.addr_, sizeof(T));
     ::ascsim::check_ub("DataCopy", dst.addr_, bytes);
+    ::ascsim::sync_ub(::ascsim::kPipeMte2, "DataCopy", dst.addr_, bytes, true);
     ::ascsim::gm_load(dst.addr_, src.addr_, bytes, "DataCopy");
 }
 template <typename T> __aicore__ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count) {
@@ -55,6 +56,7 @@ template <typename T> __aicore__ inline void DataCopy(const GlobalTensor<T>& dst
     ::ascsim::check_ub_aligned("DataCopy", src.addr_);
     ::ascsim::check_gm_elem_align("DataCopy", dst.addr_, sizeof(T));
     ::ascsim::check_ub("DataCopy", src.addr_, bytes);
+    ::ascsim::sync_ub(::ascsim::kPipeMte3, "DataCopy", src.addr_, bytes, false);
     ::ascsim::gm_store(dst.addr_, src.addr_, bytes / sizeof(T), "DataCopy");
 }
 template <typename T> __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count) {
@@ -64,6 +66,8 @@ template <typename T> __aicore__ inline void DataCopy(const LocalTensor<T>& dst,
     ::ascsim::check_ub_aligned("DataCopy", src.addr_);
     ::ascsim::check_ub("DataCopy", dst.addr_, bytes);
     ::ascsim::check_ub("DataCopy", src.addr_, bytes);
+    ::ascsim::sync_v_read("DataCopy", src.addr_, bytes);
+    ::ascsim::sync_v_write("DataCopy", dst.addr_, bytes);
     std::memmove(dst.addr_, src.addr_, bytes);
 }
 template <typename T> __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p) {
@@ -75,6 +79,7 @@ template <typename T> __aicore__ inline void DataCopy(const LocalTensor<T>& dst,
         uint8_t* d = (uint8_t*)dst.addr_ + b * (len + size_t(p.dstStride) * 32);
         const uint8_t* s = (const uint8_t*)src.addr_ + b * (len + size_t(p.srcStride) * 32);
         ::ascsim::check_ub("DataCopy", d, len);
+        ::ascsim::sync_ub(::ascsim::kPipeMte2, "DataCopy", d, len, true);
         ::ascsim::gm_load(d, s, len, "DataCopy");
     }
 }
@@ -87,6 +92,7 @@ template <typename T> __aicore__ inline void DataCopy(const GlobalTensor<T>& dst
         const uint8_t* s = (const uint8_t*)src.addr_ + b * (len + size_t(p.srcStride) * 32);
         uint8_t* d = (uint8_t*)dst.addr_ + b * (len + size_t(p.dstStride) * 32);
         ::ascsim::check_ub("DataCopy", s, len);
+        ::ascsim::sync_ub(::ascsim::kPipeMte3, "DataCopy", s, len, false);
         ::ascsim::gm_store((T*)d, (const T*)s, len / sizeof(T), "DataCopy");
     }
 }
@@ -100,6 +106,8 @@ template <typename T> __aicore__ inline void DataCopy(const LocalTensor<T>& dst,
         const uint8_t* s = (const uint8_t*)src.addr_ + b * (len + size_t(p.srcStride) * 32);
         ::ascsim::check_ub("DataCopy", d, len);
         ::ascsim::check_ub("DataCopy", s, len);
+        ::ascsim::sync_v_read("DataCopy", s, len);
+        ::ascsim::sync_v_write("DataCopy", d, len);
         std::memmove(d, s, len);
     }
 }
@@ -120,6 +128,7 @@ inline void gm_to_ub(const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint
         uint8_t* d = (uint8_t*)dst.addr_ + b * (slot + ubGapBlocks * 32);
         const uint8_t* s = (const uint8_t*)src.addr_ + b * (uint64_t(blockLen) + gmGapBytes);
         ::ascsim::check_ub(api, d, slot);
+        ::ascsim::sync_ub(::ascsim::kPipeMte2, api, d, slot, true);
         if (isPad) for (uint32_t i = 0; i < left; ++i) ((T*)d)[i] = padValue;
         ::ascsim::gm_load(d + left * sizeof(T), s, blockLen, api);
         if (isPad) {
@@ -140,6 +149,7 @@ inline void ub_to_gm(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint
         const uint8_t* s = (const uint8_t*)src.addr_ + b * (slot + ubGapBlocks * 32);
         uint8_t* d = (uint8_t*)dst.addr_ + b * (uint64_t(blockLen) + gmGapBytes);
         ::ascsim::check_ub(api, s, blockLen);
+        ::ascsim::sync_ub(::ascsim::kPipeMte3, api, s, blockLen, false);
         if (blockLen % sizeof(T)) {
             ::ascsim::check_gm(d, blockLen, true, api);
             std::memcpy(d, s, blockLen);

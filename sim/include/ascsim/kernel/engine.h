@@ -49,9 +49,11 @@ struct Opnd {
 
 inline bool bit(const Mask& m, uint32_t i) { return (m.bits[i >> 6] >> (i & 63)) & 1ull; }
 
-// Checks operand placement for a level-0 call and returns the number of repeats to run.
+// Checks operand placement for a level-0 call and returns the number of repeats to run. The first `ndst` operands
+// are written, the others read (PIPE_V accesses for the missing-sync detector).
 template <size_t N>
-inline uint32_t prepare_repeats(const char* api, const Mask& m, uint32_t repeat, uint32_t epr, const Opnd (&ops)[N]) {
+inline uint32_t prepare_repeats(const char* api, const Mask& m, uint32_t repeat, uint32_t epr, const Opnd (&ops)[N],
+                                uint32_t ndst = 1) {
     if (!m.counter && repeat > 255)
         fail(api, "Failed to check repeatTime value", "repeatTime " + std::to_string(repeat) + " outside the valid range 0 ~ 255");
     uint32_t reps = m.counter ? uint32_t((m.total + epr - 1) / epr) : repeat;
@@ -59,20 +61,24 @@ inline uint32_t prepare_repeats(const char* api, const Mask& m, uint32_t repeat,
     if (!m.counter && m.bits[0] == 0 && m.bits[1] == 0) return 0;
     uint32_t last = epr - 1;
     if (!m.counter) { while (last > 0 && !bit(m, last)) --last; }
-    for (const Opnd& o : ops) {
+    for (size_t k = 0; k < N; ++k) {
+        const Opnd& o = ops[k];
         check_ub_aligned(api, o.base);
         uint8_t* e1 = o.at(reps - 1, m.counter ? uint32_t((m.total - 1) % epr) : last) + o.esize;
         uint8_t* e2 = reps > 1 ? o.at(reps - 2, last) + o.esize : e1;
         uint8_t* end = std::max(e1, e2);
         if (end > core().ub + core().ub_size) fail_ub_bounds(api, o.base, size_t(end - o.base));
+        sync_ub(kPipeV, api, o.base, size_t(end - o.base), k < ndst);
     }
     return reps;
 }
 
-// Runs f(r, i) for every active element i of every repeat r.
+// Runs f(r, i) for every active element i of every repeat r (ops[0] is the destination; the overload with `ndst`
+// says how many leading operands are written).
 template <size_t N, class F>
-inline void for_each_active(const char* api, const Mask& m, uint32_t repeat, uint32_t epr, const Opnd (&ops)[N], F&& f) {
-    uint32_t reps = prepare_repeats(api, m, repeat, epr, ops);
+inline void for_each_active(const char* api, uint32_t ndst, const Mask& m, uint32_t repeat, uint32_t epr, const Opnd (&ops)[N],
+                            F&& f) {
+    uint32_t reps = prepare_repeats(api, m, repeat, epr, ops, ndst);
     for (uint32_t r = 0; r < reps; ++r) {
         if (m.counter) {
             uint64_t left = m.total - uint64_t(r) * epr;
@@ -83,10 +89,15 @@ inline void for_each_active(const char* api, const Mask& m, uint32_t repeat, uin
         }
     }
 }
+template <size_t N, class F>
+inline void for_each_active(const char* api, const Mask& m, uint32_t repeat, uint32_t epr, const Opnd (&ops)[N], F&& f) {
+    for_each_active(api, 1u, m, repeat, epr, ops, static_cast<F&&>(f));
+}
 
-// Count-form placement check: `count` contiguous elements from each operand.
+// Count-form placement check: `count` contiguous elements from each operand. check_count marks the operand as
+// written by PIPE_V (the conservative choice for callers that do not say), check_src as read.
 template <class T>
-inline bool check_count(const char* api, const AscendC::LocalTensor<T>& t, int64_t count, uint64_t esize = sizeof(T)) {
+inline bool check_count_as(const char* api, const AscendC::LocalTensor<T>& t, int64_t count, uint64_t esize, bool write) {
     if (count <= 0) return false;
     check_ub_aligned(api, t.addr_);
     uint64_t bytes = uint64_t(count) * esize;
@@ -94,7 +105,16 @@ inline bool check_count(const char* api, const AscendC::LocalTensor<T>& t, int64
     if (uint64_t(count) * esize > uint64_t(t.size_) * sizeof(T))
         warn(api, "tensor size overflow: " + std::to_string(count) + " elements requested from a tensor of " +
                   std::to_string(t.size_ * sizeof(T) / esize) + " (CPU-debug would reject this)");
+    sync_ub(kPipeV, api, t.addr_, size_t(bytes), write);
     return true;
+}
+template <class T>
+inline bool check_count(const char* api, const AscendC::LocalTensor<T>& t, int64_t count, uint64_t esize = sizeof(T)) {
+    return check_count_as(api, t, count, esize, true);
+}
+template <class T>
+inline bool check_src(const char* api, const AscendC::LocalTensor<T>& t, int64_t count, uint64_t esize = sizeof(T)) {
+    return check_count_as(api, t, count, esize, false);
 }
 
 template <class T> inline constexpr uint32_t elems_per_repeat() { return 256u / sizeof(T); }

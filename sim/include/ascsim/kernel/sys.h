@@ -9,7 +9,25 @@ void set_flag(int evt, int id, const char* api);
 void wait_flag(int evt, int id, const char* api);
 void load_tiling(void* dst, size_t bytes, const uint8_t* tiling, const char* type_name);
 [[noreturn]] void assert_failed(const char* expr, const char* file, int line);
-inline int hard_event_of(pipe_t src, pipe_t dst) { return 100 + int(src) * 16 + int(dst); }
+// HardEvent -> (source pipe, destination pipe), in the order of AscendC::HardEvent (defs.h).
+struct EventPipes { int8_t src, dst; };
+constexpr EventPipes kEventPipes[] = {
+    {PIPE_MTE2, PIPE_MTE1}, {PIPE_MTE1, PIPE_MTE2}, {PIPE_MTE1, PIPE_M}, {PIPE_M, PIPE_MTE1}, {PIPE_MTE2, PIPE_V},
+    {PIPE_V, PIPE_MTE2}, {PIPE_MTE3, PIPE_V}, {PIPE_V, PIPE_MTE3}, {PIPE_M, PIPE_V}, {PIPE_V, PIPE_M}, {PIPE_V, PIPE_V},
+    {PIPE_MTE3, PIPE_MTE1}, {PIPE_MTE1, PIPE_MTE3}, {PIPE_MTE1, PIPE_V}, {PIPE_MTE2, PIPE_M}, {PIPE_M, PIPE_MTE2},
+    {PIPE_V, PIPE_MTE1}, {PIPE_M, PIPE_FIX}, {PIPE_FIX, PIPE_M}, {PIPE_MTE3, PIPE_MTE2}, {PIPE_MTE2, PIPE_MTE3},
+    {PIPE_S, PIPE_V}, {PIPE_V, PIPE_S}, {PIPE_S, PIPE_MTE2}, {PIPE_MTE2, PIPE_S}, {PIPE_S, PIPE_MTE3}, {PIPE_MTE3, PIPE_S},
+    {PIPE_MTE2, PIPE_FIX}, {PIPE_FIX, PIPE_MTE2}, {PIPE_FIX, PIPE_S}, {PIPE_M, PIPE_S}, {PIPE_FIX, PIPE_MTE3},
+    {PIPE_MTE1, PIPE_FIX}, {PIPE_FIX, PIPE_MTE1}, {PIPE_FIX, PIPE_FIX}};
+constexpr int kNumEventPipes = int(sizeof(kEventPipes) / sizeof(kEventPipes[0]));
+static_assert(kNumEventPipes == int(AscendC::HardEvent::MAX), "kEventPipes follows AscendC::HardEvent");
+// The flag slot of a raw set_flag/wait_flag(src, dst, id): the HardEvent with those pipes, so raw intrinsics and
+// SetFlag<HardEvent> pair up; pipe pairs without a HardEvent get slots of their own.
+inline int hard_event_of(pipe_t src, pipe_t dst) {
+    for (int e = 0; e < kNumEventPipes; ++e)
+        if (kEventPipes[e].src == src && kEventPipes[e].dst == dst) return e;
+    return kNumEventPipes + (int(src) * 3 + int(dst)) % (kNumHardEvents - kNumEventPipes);
+}
 }  // namespace ascsim
 
 namespace AscendC {
@@ -21,17 +39,30 @@ __aicore__ inline int64_t GetSubBlockNum() { return ::ascsim::core().sub_block_n
 __aicore__ inline int64_t GetTaskRatio() { return ::ascsim::core().sub_block_num; }
 __aicore__ inline int64_t GetSystemCycle() { return 0; }
 
-template <HardEvent event> __aicore__ inline void SetFlag(int32_t eventID) { ::ascsim::set_flag(int(event), eventID, "SetFlag"); }
-template <HardEvent event> __aicore__ inline void WaitFlag(int32_t eventID) { ::ascsim::wait_flag(int(event), eventID, "WaitFlag"); }
+template <HardEvent event> __aicore__ inline void SetFlag(int32_t eventID) {
+    ::ascsim::set_flag(int(event), eventID, "SetFlag");
+    if (int(event) < ::ascsim::kNumEventPipes)
+        ::ascsim::sync_set(::ascsim::kEventPipes[int(event)].src, ::ascsim::kEventPipes[int(event)].dst, eventID);
+}
+template <HardEvent event> __aicore__ inline void WaitFlag(int32_t eventID) {
+    ::ascsim::wait_flag(int(event), eventID, "WaitFlag");
+    if (int(event) < ::ascsim::kNumEventPipes)
+        ::ascsim::sync_wait(::ascsim::kEventPipes[int(event)].src, ::ascsim::kEventPipes[int(event)].dst, eventID);
+}
 template <pipe_t pipe> __aicore__ inline void PipeBarrier() {
     static_assert(pipe != PIPE_S, "PipeBarrier<PIPE_S> is not allowed");
+    ::ascsim::sync_barrier_pipe(int(pipe));   // only PIPE_ALL orders different pipes
 }
 
-template <bool isAIVOnly = true> __aicore__ inline void SyncAll() { ::ascsim::sync_all("SyncAll"); }
+template <bool isAIVOnly = true> __aicore__ inline void SyncAll() {
+    ::ascsim::sync_barrier_pipe(::ascsim::kPipeAll);   // the core drains its pipes before the cross-core barrier
+    ::ascsim::sync_all("SyncAll");
+}
 template <bool isAIVOnly = true>
 __aicore__ inline void SyncAll(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t>& ubWorkspace, const int32_t usedCores = 0) {
     ::ascsim::check_gm(gmWorkspace.addr_, size_t(GetBlockNum()) * 32, true, "SyncAll");
     (void)ubWorkspace; (void)usedCores;
+    ::ascsim::sync_barrier_pipe(::ascsim::kPipeAll);
     ::ascsim::sync_all("SyncAll");
 }
 __aicore__ inline void SyncAll(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t>& ubWorkspace, const int32_t usedCores = 0) {
@@ -84,9 +115,15 @@ __aicore__ inline void Trap() { ::ascsim::fail("Trap", "trap error", "kernel exe
 }  // namespace AscendC
 
 // Bisheng-style raw intrinsics that AscendC kernels commonly mix in.
-__aicore__ inline void pipe_barrier(pipe_t) {}
-__aicore__ inline void set_flag(pipe_t src, pipe_t dst, event_t id) { ::ascsim::set_flag(::ascsim::hard_event_of(src, dst) % 40, id, "set_flag"); }
-__aicore__ inline void wait_flag(pipe_t src, pipe_t dst, event_t id) { ::ascsim::wait_flag(::ascsim::hard_event_of(src, dst) % 40, id, "wait_flag"); }
+__aicore__ inline void pipe_barrier(pipe_t pipe) { ::ascsim::sync_barrier_pipe(int(pipe)); }
+__aicore__ inline void set_flag(pipe_t src, pipe_t dst, event_t id) {
+    ::ascsim::set_flag(::ascsim::hard_event_of(src, dst), id, "set_flag");
+    ::ascsim::sync_set(int(src), int(dst), int(id));
+}
+__aicore__ inline void wait_flag(pipe_t src, pipe_t dst, event_t id) {
+    ::ascsim::wait_flag(::ascsim::hard_event_of(src, dst), id, "wait_flag");
+    ::ascsim::sync_wait(int(src), int(dst), int(id));
+}
 __aicore__ inline void set_vector_mask(uint64_t hi, uint64_t lo) { auto& c = ::ascsim::core(); c.mask[0] = lo; c.mask[1] = hi; }
 __aicore__ inline void set_mask_count() { ::ascsim::core().counter_mode = true; }
 __aicore__ inline void set_mask_norm() { ::ascsim::core().counter_mode = false; }

@@ -42,13 +42,17 @@ public:
         static_assert(Q::kIsQueue, "InitBuffer(que, num, len) expects a TQue/TQueBind");
         if (num < 1 || num > 64) ascsim::fail_queue("InitBuffer", "num " + std::to_string(num) + " out of range [1, 64]");
         uint32_t aligned = (len + 31u) / 32u * 32u;
-        uint8_t* base = Allocate("InitBuffer", Q::kSrcPos, uint64_t(aligned) * num);
-        que.Bind(base, num, aligned);
+        CountQueueBuffers(Q::kQuePos, num);
+        uint8_t* base = Allocate("InitBuffer", Q::kQuePos, uint64_t(aligned) * num);
+        que.Bind(base, num, aligned, this);
         return true;
     }
     template <TPosition pos> bool InitBuffer(TBuf<pos>& buf, uint32_t len);
     void Destroy() {}
-    void Reset() { used_ = 0; }
+    void Reset() {
+        used_ = 0;
+        for (auto& n : que_bufs_) n = 0;
+    }
     template <HardEvent evt> TEventID FetchEventID() { return 0; }
     TEventID FetchEventID(HardEvent) { return 0; }
     template <HardEvent evt> TEventID AllocEventID() {
@@ -59,10 +63,31 @@ public:
     uint32_t UsedBytes() const { return used_; }
 
     uint8_t* Allocate(const char* api, TPosition pos, uint64_t bytes);
+    // Queue buffers carry the TPipe's sync event ids: at most 8 per TPosition on arch 2201 (FreeAllEvent gives a
+    // queue's back).
+    static constexpr int kMaxQueBuffersPerPos = 8;
+    void CountQueueBuffers(TPosition pos, int num) {
+        int n = que_bufs_[int(pos) & 31] + num;
+        if (n <= kMaxQueBuffersPerPos) { que_bufs_[int(pos) & 31] = n; return; }
+        if (n > kMaxQueBuffersPerPos)
+            ascsim::fail_queue("InitBuffer", "queue buffer number at TPosition " + PositionName(pos) + " is " + std::to_string(n) +
+                               ", exceeds the limit " + std::to_string(kMaxQueBuffersPerPos) +
+                               " (each queue buffer holds a sync event id; call FreeAllEvent on queues no longer used)");
+    }
+    void ReleaseQueueBuffers(TPosition pos, int num) {
+        int& n = que_bufs_[int(pos) & 31];
+        n = n > num ? n - num : 0;
+    }
+    static std::string PositionName(TPosition p) {
+        static const char* const names[] = {"GM", "A1", "A2", "B1", "B2", "C1", "C2", "CO1", "CO2", "VECIN", "VECOUT", "VECCALC",
+                                            "SPM", "TSCM", "C2PIPE2GM", "C2PIPE2LOCAL"};
+        return int(p) < 16 ? names[int(p)] : std::to_string(int(p));
+    }
 
 private:
     uint32_t used_ = 0;
     uint8_t reserved_[64] = {};
+    int que_bufs_[32] = {};
 };
 
 inline TPipe* GetTPipePtr() { return static_cast<TPipe*>(ascsim::core().tpipe); }
@@ -71,10 +96,13 @@ template <TPosition src, TPosition dst, int32_t depth, auto mask = 0> class TQue
 public:
     static constexpr bool kIsQueue = true;
     static constexpr TPosition kSrcPos = src;
+    // where the buffers live and whose event ids they use: TQueBind<GM, VECIN> is TQue<VECIN>; a binding between two
+    // local positions (VECIN -> VECOUT) is counted at its source
+    static constexpr TPosition kQuePos = src == TPosition::GM ? dst : src;
     TQueBind() = default;
 
-    void Bind(uint8_t* base, uint8_t num, uint32_t len) {
-        base_ = base; num_ = num; len_ = len; head_ = 0; count_ = 0;
+    void Bind(uint8_t* base, uint8_t num, uint32_t len, TPipe* pipe = nullptr) {
+        base_ = base; num_ = num; len_ = len; head_ = 0; count_ = 0; pipe_ = pipe; events_held_ = pipe != nullptr;
         for (int i = 0; i < 64; ++i) state_[i] = kFree;
     }
     template <typename T> LocalTensor<T> AllocTensor() {
@@ -85,6 +113,7 @@ public:
                 // a fresh allocation holds garbage; FreeTensor itself leaves the data in place as the device does
                 // (NPUKernelBench's RmsNorm reads a tensor after FreeTensor, before the slot is reused)
                 ascsim::poison_ub(Slot(i), len_);
+                ascsim::sync_que(ascsim::kQueAlloc, Slot(i), int(src), int(dst));
                 return LocalTensor<T>(reinterpret_cast<T*>(Slot(i)), len_ / uint32_t(sizeof(T)), src);
             }
         }
@@ -98,6 +127,7 @@ public:
         int cap = depth > 0 ? depth : num_;
         if (count_ >= cap) ascsim::fail_queue("EnQue", "queue depth " + std::to_string(cap) + " exceeded (EnQue without DeQue)");
         state_[i] = kQueued;
+        ascsim::sync_que(ascsim::kQueEnQue, Slot(i), int(src), int(dst));
         fifo_[(head_ + count_) % 64] = uint8_t(i);
         ++count_;
         return true;
@@ -110,6 +140,7 @@ public:
         head_ = (head_ + 1) % 64;
         --count_;
         state_[i] = kAllocated;
+        ascsim::sync_que(ascsim::kQueDeQue, Slot(i), int(src), int(dst));
         return LocalTensor<T>(reinterpret_cast<T*>(Slot(i)), len_ / uint32_t(sizeof(T)), dst);
     }
     template <typename T> void DeQue(LocalTensor<T>& t) { t = DeQue<T>(); }
@@ -119,6 +150,7 @@ public:
         if (state_[i] == kFree) ascsim::fail_queue("FreeTensor", "double FreeTensor of the same buffer");
         if (state_[i] == kQueued) ascsim::fail_queue("FreeTensor", "FreeTensor of a buffer that is still enqueued");
         state_[i] = kFree;
+        ascsim::sync_que(ascsim::kQueFree, Slot(i), int(src), int(dst));
     }
     bool VacantInQue() { return count_ < (depth > 0 ? depth : num_); }
     bool HasTensorInQue() { return count_ > 0; }
@@ -127,7 +159,10 @@ public:
         for (int i = 0; i < num_; ++i) if (state_[i] == kFree) return true;
         return false;
     }
-    void FreeAllEvent() {}
+    void FreeAllEvent() {
+        if (pipe_ && events_held_) pipe_->ReleaseQueueBuffers(kQuePos, num_);
+        events_held_ = false;
+    }
 
 private:
     enum : uint8_t { kFree, kAllocated, kQueued };
@@ -144,6 +179,8 @@ private:
     uint8_t* base_ = nullptr;
     uint8_t num_ = 0;
     uint32_t len_ = 0;
+    TPipe* pipe_ = nullptr;
+    bool events_held_ = false;
     uint8_t state_[64] = {};
     uint8_t fifo_[64] = {};
     int head_ = 0, count_ = 0;

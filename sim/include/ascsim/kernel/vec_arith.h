@@ -25,8 +25,8 @@ template <class T, class F>
 inline void binary_count(const char* api, const AscendC::LocalTensor<T>& d, const AscendC::LocalTensor<T>& a,
                          const AscendC::LocalTensor<T>& b, int32_t count, F f) {
     if (!check_count(api, d, count)) return;
-    check_count(api, a, count);
-    check_count(api, b, count);
+    check_src(api, a, count);
+    check_src(api, b, count);
     T* pd = d.addr_;
     const T* pa = a.addr_;
     const T* pb = b.addr_;
@@ -61,7 +61,7 @@ template <class D, class S, class F>
 inline void unary_count(const char* api, const AscendC::LocalTensor<D>& d, const AscendC::LocalTensor<S>& s,
                         int32_t count, F f) {
     if (!check_count(api, d, count)) return;
-    check_count(api, s, count);
+    check_src(api, s, count);
     D* pd = d.addr_;
     const S* ps = s.addr_;
     if constexpr (std::is_same_v<D, half> && std::is_same_v<S, half>) {
@@ -196,8 +196,8 @@ __aicore__ inline void FusedMulAdd(const LocalTensor<T>& dst, const LocalTensor<
                                    const int32_t& count) {
     ASCSIM_DTYPE_CHECK("FusedMulAdd", T, "half / float", half, float);
     if (!::ascsim::check_count("FusedMulAdd", dst, count)) return;
-    ::ascsim::check_count("FusedMulAdd", src0, count);
-    ::ascsim::check_count("FusedMulAdd", src1, count);
+    ::ascsim::check_src("FusedMulAdd", src0, count);
+    ::ascsim::check_src("FusedMulAdd", src1, count);
     for (int32_t i = 0; i < count; ++i) dst.addr_[i] = T(float(src0.addr_[i]) * float(dst.addr_[i]) + float(src1.addr_[i]));
 }
 template <typename T>
@@ -205,8 +205,8 @@ __aicore__ inline void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<T>
                                  const int32_t& count) {
     ASCSIM_DTYPE_CHECK("MulAddDst", T, "half / float", half, float);
     if (!::ascsim::check_count("MulAddDst", dst, count)) return;
-    ::ascsim::check_count("MulAddDst", src0, count);
-    ::ascsim::check_count("MulAddDst", src1, count);
+    ::ascsim::check_src("MulAddDst", src0, count);
+    ::ascsim::check_src("MulAddDst", src1, count);
     for (int32_t i = 0; i < count; ++i) dst.addr_[i] = T(float(src0.addr_[i]) * float(src1.addr_[i]) + float(dst.addr_[i]));
 }
 template <typename T, typename U>
@@ -215,7 +215,7 @@ __aicore__ inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src
                   (std::is_same_v<T, float> && std::is_same_v<U, half>),
                   "Failed to check dtype in Axpy, current api support dtype combination is src: half, dst: half / src: float, dst: float / src: half, dst: float.");
     if (!::ascsim::check_count("Axpy", dst, count)) return;
-    ::ascsim::check_count("Axpy", src, count);
+    ::ascsim::check_src("Axpy", src, count);
     float s = float(scalarValue);
     for (int32_t i = 0; i < count; ++i) dst.addr_[i] = T(float(src.addr_[i]) * s + float(dst.addr_[i]));
 }
@@ -266,11 +266,13 @@ __aicore__ inline void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src
     ::ascsim::check_ub_aligned("Brcb", dst.addr_);
     ::ascsim::check_ub_aligned("Brcb", src0.addr_);
     ::ascsim::check_ub("Brcb", src0.addr_, size_t(repeatTime) * 8 * sizeof(T));
+    ::ascsim::sync_v_read("Brcb", src0.addr_, size_t(repeatTime) * 8 * sizeof(T));
     constexpr uint32_t epb = 32 / sizeof(T);
     for (uint32_t r = 0; r < repeatTime; ++r)
         for (uint32_t b = 0; b < 8; ++b) {
             T* blk = (T*)((uint8_t*)dst.addr_ + (size_t(r) * repeatParams.dstRepStride + size_t(b) * repeatParams.dstBlkStride) * 32);
             ::ascsim::check_ub("Brcb", blk, 32);
+            ::ascsim::sync_v_write("Brcb", blk, 32);
             T v = src0.addr_[r * 8 + b];
             for (uint32_t k = 0; k < epb; ++k) blk[k] = v;
         }

@@ -38,10 +38,11 @@ __aicore__ inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& 
     if ((uint64_t(count) * sizeof(T)) % 256)
         ::ascsim::warn("Compare", "count * sizeof(T) = " + std::to_string(uint64_t(count) * sizeof(T)) +
                                       " B is not a multiple of 256 B; the hardware processes whole repeats");
-    ::ascsim::check_count("Compare", src0, count);
-    ::ascsim::check_count("Compare", src1, count);
+    ::ascsim::check_src("Compare", src0, count);
+    ::ascsim::check_src("Compare", src1, count);
     ::ascsim::check_ub_aligned("Compare", dst.addr_);
     ::ascsim::check_ub("Compare", dst.addr_, (count + 7) / 8);
+    ::ascsim::sync_v_write("Compare", dst.addr_, (count + 7) / 8);
     uint8_t* out = (uint8_t*)dst.addr_;
     for (uint32_t i = 0; i < count; ++i) ::ascsim::set_bit(out, i, ::ascsim::cmp(::ascsim::up(src0.addr_[i]), ::ascsim::up(src1.addr_[i]), cmpMode));
 }
@@ -56,7 +57,8 @@ __aicore__ inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& 
                              {(uint8_t*)src1.addr_, sizeof(T), p.src1BlkStride, p.src1RepStride}};
     uint8_t* out = (uint8_t*)dst.addr_;
     ::ascsim::check_ub("Compare", out, size_t(repeatTime) * epr / 8);
-    ::ascsim::for_each_active("Compare", m, repeatTime, epr, ops, [&](uint32_t r, uint32_t i) {
+    ::ascsim::sync_v_write("Compare", out, size_t(repeatTime) * epr / 8);
+    ::ascsim::for_each_active("Compare", 0u, m, repeatTime, epr, ops, [&](uint32_t r, uint32_t i) {
         ::ascsim::set_bit(out, uint64_t(r) * epr + i, ::ascsim::cmp(::ascsim::up(*(T*)ops[0].at(r, i)), ::ascsim::up(*(T*)ops[1].at(r, i)), cmpMode));
     });
 }
@@ -71,7 +73,8 @@ __aicore__ inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& 
                              {(uint8_t*)src1.addr_, sizeof(T), p.src1BlkStride, p.src1RepStride}};
     uint8_t* out = (uint8_t*)dst.addr_;
     ::ascsim::check_ub("Compare", out, size_t(repeatTime) * epr / 8);
-    ::ascsim::for_each_active("Compare", m, repeatTime, epr, ops, [&](uint32_t r, uint32_t i) {
+    ::ascsim::sync_v_write("Compare", out, size_t(repeatTime) * epr / 8);
+    ::ascsim::for_each_active("Compare", 0u, m, repeatTime, epr, ops, [&](uint32_t r, uint32_t i) {
         ::ascsim::set_bit(out, uint64_t(r) * epr + i, ::ascsim::cmp(::ascsim::up(*(T*)ops[0].at(r, i)), ::ascsim::up(*(T*)ops[1].at(r, i)), cmpMode));
     });
 }
@@ -82,9 +85,10 @@ __aicore__ inline void CompareScalar(const LocalTensor<U>& dst, const LocalTenso
     ASCSIM_DTYPE_CHECK("CompareScalar", T, "half / float / int32_t", half, float, int32_t);
     ::ascsim::check_cmp_type<T>(cmpMode);
     if (count == 0) return;
-    ::ascsim::check_count("CompareScalar", src0, count);
+    ::ascsim::check_src("CompareScalar", src0, count);
     ::ascsim::check_ub_aligned("CompareScalar", dst.addr_);
     ::ascsim::check_ub("CompareScalar", dst.addr_, (count + 7) / 8);
+    ::ascsim::sync_v_write("CompareScalar", dst.addr_, (count + 7) / 8);
     uint8_t* out = (uint8_t*)dst.addr_;
     auto s = ::ascsim::up(src1Scalar);
     for (uint32_t i = 0; i < count; ++i) ::ascsim::set_bit(out, i, ::ascsim::cmp(::ascsim::up(src0.addr_[i]), s, cmpMode));
@@ -101,8 +105,9 @@ __aicore__ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& s
     ASCSIM_DTYPE_CHECK("Select", T, "half / float", half, float);
     if (count == 0) return;
     ::ascsim::check_count("Select", dst, count);
-    ::ascsim::check_count("Select", src0, count);
-    ::ascsim::check_count("Select", src1, count);
+    ::ascsim::check_src("Select", src0, count);
+    ::ascsim::check_src("Select", src1, count);
+    ::ascsim::sync_v_read("Select", selMask.addr_, (count + 7) / 8);
     const uint8_t* bits = (const uint8_t*)selMask.addr_;
     constexpr uint32_t epr = ::ascsim::elems_per_repeat<T>();
     for (uint32_t i = 0; i < count; ++i) {
@@ -116,7 +121,8 @@ __aicore__ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& s
     ASCSIM_DTYPE_CHECK("Select", T, "half / float", half, float);
     if (count == 0) return;
     ::ascsim::check_count("Select", dst, count);
-    ::ascsim::check_count("Select", src0, count);
+    ::ascsim::check_src("Select", src0, count);
+    ::ascsim::sync_v_read("Select", selMask.addr_, (count + 7) / 8);
     const uint8_t* bits = (const uint8_t*)selMask.addr_;
     constexpr uint32_t epr = ::ascsim::elems_per_repeat<T>();
     for (uint32_t i = 0; i < count; ++i) {
@@ -135,6 +141,7 @@ __aicore__ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& s
                              {(uint8_t*)src0.addr_, sizeof(T), p.src0BlkStride, p.src0RepStride},
                              {(uint8_t*)src1.addr_, sizeof(T), p.src1BlkStride, p.src1RepStride}};
     const uint8_t* bits = (const uint8_t*)selMask.addr_;
+    ::ascsim::sync_v_read("Select", bits, selMode == SELMODE::VSEL_CMPMASK_SPR ? epr / 8 : size_t(repeatTime) * epr / 8);
     ::ascsim::for_each_active("Select", m, repeatTime, epr, ops, [&](uint32_t r, uint32_t i) {
         uint64_t bi = selMode == SELMODE::VSEL_CMPMASK_SPR ? i : uint64_t(r) * epr + i;
         *(T*)ops[0].at(r, i) = ::ascsim::get_bit(bits, bi) ? *(T*)ops[1].at(r, i) : *(T*)ops[2].at(r, i);

@@ -12,11 +12,12 @@ __aicore__ inline void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& s
     ASCSIM_DTYPE_CHECK("Gather", T, "half / bfloat16_t / float / int16_t / uint16_t / int32_t / uint32_t",
                        half, bfloat16_t, float, int16_t, uint16_t, int32_t, uint32_t);
     if (!::ascsim::check_count("Gather", dst, count)) return;
-    ::ascsim::check_count("Gather", srcOffset, count);
+    ::ascsim::check_src("Gather", srcOffset, count);
     const uint8_t* base = (const uint8_t*)src.addr_ + srcBaseOffset;
     for (uint32_t i = 0; i < count; ++i) {
         const uint8_t* p = base + srcOffset.addr_[i];
         ::ascsim::check_ub("Gather", p, sizeof(T));
+        ::ascsim::sync_v_read("Gather", p, sizeof(T));
         if ((p - ::ascsim::core().ub) % sizeof(T))
             ::ascsim::fail("Gather", "The UB address accessed by the VEC instruction is not aligned.",
                            "gather offset " + std::to_string(srcOffset.addr_[i]) + " is not a multiple of sizeof(T)");
@@ -53,6 +54,8 @@ inline void gather_mask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, b
             T* s = (T*)o.at(r, i);
             ::ascsim::check_ub("GatherMask", s, sizeof(T));
             ::ascsim::check_ub("GatherMask", dst.addr_ + out, sizeof(T));
+            ::ascsim::sync_v_read("GatherMask", s, sizeof(T));
+            ::ascsim::sync_v_write("GatherMask", dst.addr_ + out, sizeof(T));
             dst.addr_[out++] = *s;
         }
     } else {
@@ -62,6 +65,8 @@ inline void gather_mask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, b
                 T* s = (T*)o.at(r, i);
                 ::ascsim::check_ub("GatherMask", s, sizeof(T));
                 ::ascsim::check_ub("GatherMask", dst.addr_ + out, sizeof(T));
+                ::ascsim::sync_v_read("GatherMask", s, sizeof(T));
+                ::ascsim::sync_v_write("GatherMask", dst.addr_ + out, sizeof(T));
                 dst.addr_[out++] = *s;
             }
     }

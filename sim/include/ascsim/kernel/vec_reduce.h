@@ -57,9 +57,10 @@ inline void whole_reduce(const char* api, RedKind k, const AscendC::LocalTensor<
     constexpr uint32_t epr = elems_per_repeat<T>();
     Mask m = mask_from(mask, epr, isSetMask);
     Opnd ops[1] = {{(uint8_t*)src.addr_, sizeof(T), uint32_t(srcBlk), uint32_t(srcRep)}};
-    uint32_t reps = prepare_repeats(api, m, uint32_t(repeat), epr, ops);
+    uint32_t reps = prepare_repeats(api, m, uint32_t(repeat), epr, ops, 0);
     uint32_t per = (k == RED_SUM || order == AscendC::ReduceOrder::ORDER_ONLY_VALUE || order == AscendC::ReduceOrder::ORDER_ONLY_INDEX) ? 1 : 2;
     if (reps) check_ub(api, dst.addr_, (size_t(reps - 1) * dstRep * per + per) * sizeof(T));
+    if (reps) sync_v_write(api, dst.addr_, (size_t(reps - 1) * dstRep * per + per) * sizeof(T));
     for (uint32_t r = 0; r < reps; ++r) {
         T val{}; uint32_t idx = 0;
         reduce_repeat(m, r, epr, ops, k, val, idx);
@@ -75,10 +76,11 @@ inline void block_reduce(const char* api, RedKind k, const AscendC::LocalTensor<
     constexpr uint32_t epr = elems_per_repeat<T>(), epb = 32 / sizeof(T);
     Mask m = mask_from(mask, epr, isSetMask);
     Opnd ops[1] = {{(uint8_t*)src.addr_, sizeof(T), uint32_t(srcBlk), uint32_t(srcRep)}};
-    uint32_t reps = prepare_repeats(api, m, uint32_t(repeat), epr, ops);
+    uint32_t reps = prepare_repeats(api, m, uint32_t(repeat), epr, ops, 0);
     for (uint32_t r = 0; r < reps; ++r) {
         T* out = (T*)((uint8_t*)dst.addr_ + size_t(r) * dstRep * 32);
         check_ub(api, out, 8 * sizeof(T));
+        sync_v_write(api, out, 8 * sizeof(T));
         for (uint32_t b = 0; b < 8; ++b) {
             T val{}; uint32_t idx = 0;
             if (reduce_repeat(m, r, epr, ops, k, val, idx, b * epb, (b + 1) * epb)) out[b] = val;
@@ -91,10 +93,11 @@ inline void pair_reduce(const char* api, const AscendC::LocalTensor<T>& dst, con
     constexpr uint32_t epr = elems_per_repeat<T>();
     Mask m = mask_from(mask, epr, isSetMask);
     Opnd ops[1] = {{(uint8_t*)src.addr_, sizeof(T), uint32_t(srcBlk), uint32_t(srcRep)}};
-    uint32_t reps = prepare_repeats(api, m, uint32_t(repeat), epr, ops);
+    uint32_t reps = prepare_repeats(api, m, uint32_t(repeat), epr, ops, 0);
     for (uint32_t r = 0; r < reps; ++r) {
         T* out = (T*)((uint8_t*)dst.addr_ + size_t(r) * dstRep * 32);
         check_ub(api, out, epr / 2 * sizeof(T));
+        sync_v_write(api, out, epr / 2 * sizeof(T));
         for (uint32_t p = 0; p < epr / 2; ++p) {
             T val{}; uint32_t idx = 0;
             if (reduce_repeat(m, r, epr, ops, RED_SUM, val, idx, 2 * p, 2 * p + 2)) out[p] = val;
@@ -105,9 +108,10 @@ inline void pair_reduce(const char* api, const AscendC::LocalTensor<T>& dst, con
 template <class T>
 inline void reduce_all(const char* api, RedKind k, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src, int32_t count,
                        bool calIndex) {
-    if (!check_count(api, src, count)) return;
+    if (!check_src(api, src, count)) return;
     check_ub_aligned(api, dst.addr_);
     check_ub(api, dst.addr_, (calIndex ? 2 : 1) * sizeof(T));
+    sync_v_write(api, dst.addr_, (calIndex ? 2 : 1) * sizeof(T));
     constexpr uint32_t epr = elems_per_repeat<T>();
     std::vector<T> vals;
     std::vector<uint32_t> idxs;

@@ -1,0 +1,36 @@
+// ascsim kernel side: hooks of the missing-synchronisation (cross-pipe race) detector.
+// The simulator executes every instruction synchronously in program order; on the device the pipes (S, V, MTE2,
+// MTE3 on an AIV) run asynchronously and only SetFlag/WaitFlag, PipeBarrier<PIPE_ALL>, the TPipe queue events and
+// the compiler's --cce-auto-sync order them. With ASCSIM_SYNC_CHECK=warn|error the runtime attaches a detector to
+// each core (sim/src/runtime.cpp: vector clocks per pipe, last writer / readers per 32-byte UB block) and the
+// hooks below feed it; when it is off each hook is one well-predicted branch.
+#ifndef ASCSIM_ASCSIM_KERNEL_SYNC_CHECK_H_
+#define ASCSIM_ASCSIM_KERNEL_SYNC_CHECK_H_
+#include <cstddef>
+#include <cstdint>
+#include "../runtime_api.h"
+
+namespace ascsim {
+
+// pipe_t values (defs.h) are used directly: PIPE_S 0, PIPE_V 1, PIPE_M 2, PIPE_MTE1 3, PIPE_MTE2 4, PIPE_MTE3 5,
+// PIPE_ALL 6, PIPE_FIX 10.
+constexpr int kPipeS = 0, kPipeV = 1, kPipeM = 2, kPipeMte1 = 3, kPipeMte2 = 4, kPipeMte3 = 5, kPipeAll = 6, kPipeFix = 10;
+
+// Queue events of TQue/TQueBind (the automatic sync TPipe inserts).
+enum SyncQueueEvent { kQueAlloc = 0, kQueEnQue, kQueDeQue, kQueFree };
+
+inline bool sync_on() { return __builtin_expect(core().sync != nullptr, 0); }
+// An access of [p, p + bytes) by `pipe`; parts outside this core's UB are ignored.
+inline void sync_ub(int pipe, const char* api, const void* p, size_t bytes, bool write) {
+    if (sync_on()) sync_access(pipe, api, p, bytes, write);
+}
+inline void sync_v_read(const char* api, const void* p, size_t bytes) { sync_ub(kPipeV, api, p, bytes, false); }
+inline void sync_v_write(const char* api, const void* p, size_t bytes) { sync_ub(kPipeV, api, p, bytes, true); }
+inline void sync_set(int src, int dst, int id) { if (sync_on()) sync_flag(src, dst, id, true); }
+inline void sync_wait(int src, int dst, int id) { if (sync_on()) sync_flag(src, dst, id, false); }
+inline void sync_barrier_pipe(int pipe) { if (sync_on() && pipe == kPipeAll) sync_barrier_all(); }
+// src/dst: the TQueBind positions (AscendC::TPosition as int), slot: the buffer's first byte.
+inline void sync_que(int event, const void* slot, int src, int dst) { if (sync_on()) sync_queue_event(event, slot, src, dst); }
+
+}  // namespace ascsim
+#endif  // ASCSIM_ASCSIM_KERNEL_SYNC_CHECK_H_

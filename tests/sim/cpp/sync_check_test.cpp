@@ -1,0 +1,273 @@
+// Tests of ascsim's missing-synchronisation detector (kernel/sync_check.h, src/runtime.cpp) and the TPipe limit of
+// 8 queue buffers per TPosition. Small kernels run on one simulated core bound to the test thread; every scenario
+// also checks the computed data against hand-computed values (the simulator itself is synchronous).
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <vector>
+#include "kernel_operator.h"
+
+using namespace AscendC;
+
+static int g_fail = 0, g_pass = 0;
+#define CHECK(cond)                                                                      \
+    do {                                                                                 \
+        if (cond) ++g_pass;                                                              \
+        else { ++g_fail; std::printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); }  \
+    } while (0)
+
+static std::string throws(const std::function<void()>& f) {
+    try { f(); } catch (const std::exception& e) { return e.what(); }
+    return "";
+}
+static bool has(const std::string& s, const char* sub) { return s.find(sub) != std::string::npos; }
+
+alignas(4096) static uint8_t g_ub[ascsim::kUbBytes];
+static ascsim::CoreCtx g_ctx;
+
+// A fresh core: UB poisoned, detector attached with the given mode (0 = off) and auto-sync setting.
+static void fresh_core(int mode, bool auto_sync = true) {
+    ascsim::sync_detach(g_ctx);
+    g_ctx = ascsim::CoreCtx();
+    g_ctx.ub = g_ub;
+    std::memset(g_ub, 0xFF, sizeof g_ub);
+    ascsim::bind_test_core(&g_ctx);
+    ascsim::sync_attach(g_ctx, mode, auto_sync);
+}
+static uint64_t reports() { return ascsim::sync_report_count(g_ctx); }
+static std::string last() { return ascsim::sync_last_report(g_ctx); }
+
+constexpr int N = 256;   // floats per tile (1 KiB)
+static std::vector<float> g_x(4 * N), g_y(4 * N), g_z(4 * N);
+static void init_gm() {
+    for (int i = 0; i < 4 * N; ++i) { g_x[i] = float(i % 97) * 0.5f; g_y[i] = float(i % 13) - 6.0f; g_z[i] = -1.0f; }
+}
+static bool z_is_sum(int tiles) {
+    for (int i = 0; i < tiles * N; ++i) if (g_z[i] != g_x[i] + g_y[i]) return false;
+    return true;
+}
+
+// x, y -> TBuf (MTE2), z = x + y (V), z -> GM (MTE3). `sync` bit 0: MTE2_V pair, bit 1: V_MTE3 pair.
+static void tbuf_add(int sync) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bx, by, bz;
+    pipe.InitBuffer(bx, N * 4);
+    pipe.InitBuffer(by, N * 4);
+    pipe.InitBuffer(bz, N * 4);
+    GlobalTensor<float> gx, gy, gz;
+    gx.SetGlobalBuffer(g_x.data(), 4 * N);
+    gy.SetGlobalBuffer(g_y.data(), 4 * N);
+    gz.SetGlobalBuffer(g_z.data(), 4 * N);
+    LocalTensor<float> x = bx.Get<float>(), y = by.Get<float>(), z = bz.Get<float>();
+    DataCopy(x, gx, N);
+    DataCopy(y, gy, N);
+    if (sync & 1) { SetFlag<HardEvent::MTE2_V>(EVENT_ID0); WaitFlag<HardEvent::MTE2_V>(EVENT_ID0); }
+    Add(z, x, y, N);
+    if (sync & 2) { SetFlag<HardEvent::V_MTE3>(EVENT_ID0); WaitFlag<HardEvent::V_MTE3>(EVENT_ID0); }
+    DataCopy(gz, z, N);
+}
+
+// Classic TQue pipeline (double buffered), 4 tiles: relies only on the queues' automatic sync.
+static void queue_add() {
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> qx, qy;
+    TQue<TPosition::VECOUT, 1> qz;
+    pipe.InitBuffer(qx, 2, N * 4);
+    pipe.InitBuffer(qy, 2, N * 4);
+    pipe.InitBuffer(qz, 2, N * 4);
+    GlobalTensor<float> gx, gy, gz;
+    gx.SetGlobalBuffer(g_x.data(), 4 * N);
+    gy.SetGlobalBuffer(g_y.data(), 4 * N);
+    gz.SetGlobalBuffer(g_z.data(), 4 * N);
+    for (int t = 0; t < 4; ++t) {
+        LocalTensor<float> x = qx.AllocTensor<float>(), y = qy.AllocTensor<float>();
+        DataCopy(x, gx[t * N], N);
+        DataCopy(y, gy[t * N], N);
+        qx.EnQue(x);
+        qy.EnQue(y);
+        x = qx.DeQue<float>();
+        y = qy.DeQue<float>();
+        LocalTensor<float> z = qz.AllocTensor<float>();
+        Add(z, x, y, N);
+        qz.EnQue(z);
+        qx.FreeTensor(x);
+        qy.FreeTensor(y);
+        z = qz.DeQue<float>();
+        DataCopy(gz[t * N], z, N);
+        qz.FreeTensor(z);
+    }
+}
+
+// WAR: tile 0 is loaded (synced), read by Add, then tile 1 is loaded into the same TBuf. `fix`: 0 nothing,
+// 1 SetFlag/WaitFlag<V_MTE2>, 2 PipeBarrier<PIPE_ALL>, 3 raw set_flag/wait_flag(PIPE_V, PIPE_MTE2).
+static void tbuf_reload(int fix) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bx, bz;
+    pipe.InitBuffer(bx, N * 4);
+    pipe.InitBuffer(bz, N * 4);
+    GlobalTensor<float> gx, gz;
+    gx.SetGlobalBuffer(g_x.data(), 4 * N);
+    gz.SetGlobalBuffer(g_z.data(), 4 * N);
+    LocalTensor<float> x = bx.Get<float>(), z = bz.Get<float>();
+    for (int t = 0; t < 2; ++t) {
+        if (t == 1) {
+            if (fix == 1) { SetFlag<HardEvent::V_MTE2>(EVENT_ID1); WaitFlag<HardEvent::V_MTE2>(EVENT_ID1); }
+            if (fix == 2) PipeBarrier<PIPE_ALL>();
+            if (fix == 3) { set_flag(PIPE_V, PIPE_MTE2, EVENT_ID1); wait_flag(PIPE_V, PIPE_MTE2, EVENT_ID1); }
+            if (fix == 0 || fix == 4) PipeBarrier<PIPE_V>();   // orders V with itself only: does not help
+        }
+        DataCopy(x, gx[t * N], N);
+        SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+        WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
+        if (t == 1) { SetFlag<HardEvent::MTE3_V>(EVENT_ID2); WaitFlag<HardEvent::MTE3_V>(EVENT_ID2); }
+        Muls(z, x, 2.0f, N);
+        SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+        WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+        DataCopy(gz[t * N], z, N);
+    }
+}
+
+// Scalar writes (SetValue, PIPE_S) consumed by a vector instruction: needs S_V unless --cce-auto-sync=on.
+static float scalar_then_vector() {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> ba, bb;
+    pipe.InitBuffer(ba, N * 4);
+    pipe.InitBuffer(bb, N * 4);
+    LocalTensor<float> a = ba.Get<float>(), b = bb.Get<float>();
+    for (int i = 0; i < N; ++i) a.SetValue(i, float(i));
+    Adds(b, a, 1.0f, N);
+    return b.GetValue(N - 1);
+}
+
+int main() {
+    init_gm();
+    // (1) TBuf DataCopy GM->UB then Add without MTE2_V: reported, naming both APIs, pipes, offset and the event
+    fresh_core(1);
+    tbuf_add(2);
+    CHECK(z_is_sum(1));
+    CHECK(reports() == 1);   // one report per (API pair, pipes), not one per 32-byte block or operand
+    CHECK(has(last(), "missing SetFlag<HardEvent::MTE2_V>/WaitFlag between DataCopy (MTE2) and Add (V) on UB 0x"));
+    CHECK(has(last(), "read after write"));
+    // ... with the flag pair: clean
+    init_gm();
+    fresh_core(1);
+    tbuf_add(3);
+    CHECK(z_is_sum(1));
+    CHECK(reports() == 0);
+
+    // (2) queue-based copy-in / compute / copy-out: the TPipe's automatic sync orders everything
+    init_gm();
+    fresh_core(1);
+    queue_add();
+    CHECK(z_is_sum(4));
+    CHECK(reports() == 0);
+    if (reports()) std::printf("queue_add: %s\n", last().c_str());
+    // ... also with --cce-auto-sync off (queues need no compiler help)
+    init_gm();
+    fresh_core(1, false);
+    queue_add();
+    CHECK(z_is_sum(4));
+    CHECK(reports() == 0);
+
+    // (3) vector result copied out of a TBuf without V_MTE3
+    init_gm();
+    fresh_core(1);
+    tbuf_add(1);
+    CHECK(z_is_sum(1));
+    CHECK(reports() == 1);
+    CHECK(has(last(), "missing SetFlag<HardEvent::V_MTE3>/WaitFlag between Add (V) and DataCopy (MTE3)"));
+
+    // (4) WAR: reloading a TBuf block that a vector instruction still reads, without V_MTE2 (PipeBarrier<PIPE_V>
+    // does not order MTE2)
+    init_gm();
+    fresh_core(1);
+    tbuf_reload(0);
+    CHECK(g_z[0] == g_x[0] * 2 && g_z[N + 5] == g_x[N + 5] * 2);
+    CHECK(reports() == 1);
+    CHECK(has(last(), "missing SetFlag<HardEvent::V_MTE2>/WaitFlag between Muls (V) and DataCopy (MTE2)"));
+    CHECK(has(last(), "write after read"));
+    // ... the flag pair, PipeBarrier<PIPE_ALL> (5) and the raw intrinsics each fix it
+    for (int fix = 1; fix <= 3; ++fix) {
+        init_gm();
+        fresh_core(1);
+        tbuf_reload(fix);
+        CHECK(g_z[N + 5] == g_x[N + 5] * 2);
+        CHECK(reports() == 0);
+        if (reports()) std::printf("fix %d: %s\n", fix, last().c_str());
+    }
+    // raw set_flag pairs with WaitFlag<HardEvent> (same event slot)
+    fresh_core(1);
+    CHECK(throws([] { set_flag(PIPE_MTE2, PIPE_V, EVENT_ID3); WaitFlag<HardEvent::MTE2_V>(EVENT_ID3); }) == "");
+
+    // scalar -> vector: implied by --cce-auto-sync=on, reported without it
+    fresh_core(1, true);
+    CHECK(scalar_then_vector() == float(N));
+    CHECK(reports() == 0);
+    fresh_core(1, false);
+    CHECK(scalar_then_vector() == float(N));
+    CHECK(reports() == 2);   // SetValue -> Adds (S_V) and Adds -> GetValue (V_S)
+    CHECK(has(last(), "HardEvent::V_S") || has(last(), "HardEvent::S_V"));
+
+    // error mode fails the launch with the same message
+    init_gm();
+    fresh_core(2);
+    std::string e = throws([] { tbuf_add(2); });
+    CHECK(has(e, "missing synchronisation between pipes"));
+    CHECK(has(e, "MTE2_V"));
+
+    // (6) detector off: nothing is recorded or reported, results unchanged
+    init_gm();
+    fresh_core(0);
+    CHECK(g_ctx.sync == nullptr);
+    tbuf_add(0);
+    tbuf_reload(0);
+    CHECK(reports() == 0);
+    CHECK(g_z[N + 5] == g_x[N + 5] * 2);
+
+    // environment parsing (what a launch reads)
+    setenv("ASCSIM_SYNC_CHECK", "warn", 1);
+    CHECK(ascsim::sync_check_mode_from_env() == 1);
+    setenv("ASCSIM_SYNC_CHECK", "error", 1);
+    CHECK(ascsim::sync_check_mode_from_env() == 2);
+    unsetenv("ASCSIM_SYNC_CHECK");
+    CHECK(ascsim::sync_check_mode_from_env() == 0);
+    CHECK(ascsim::sync_auto_from_env());
+    setenv("ASCSIM_CCE_AUTO_SYNC", "off", 1);
+    CHECK(!ascsim::sync_auto_from_env());
+    unsetenv("ASCSIM_CCE_AUTO_SYNC");
+
+    // (7) at most 8 queue buffers per TPosition
+    fresh_core(0);
+    {
+        TPipe pipe;
+        TQue<TPosition::VECIN, 1> q[9];
+        for (int i = 0; i < 8; ++i) pipe.InitBuffer(q[i], 1, 64);
+        std::string msg = throws([&] { pipe.InitBuffer(q[8], 1, 64); });
+        CHECK(has(msg, "queue buffer number at TPosition VECIN is 9, exceeds the limit 8"));
+    }
+    {
+        TPipe pipe;
+        TQue<TPosition::VECIN, 1> a[4];
+        TQue<TPosition::VECOUT, 1> b[4];
+        TQueBind<TPosition::GM, TPosition::VECIN, 1> g;   // = TQue<VECIN>
+        TQueBind<TPosition::VECIN, TPosition::VECOUT, 1> bind;
+        for (int i = 0; i < 4; ++i) pipe.InitBuffer(a[i], 2, 64);   // 8 at VECIN (double buffered)
+        for (int i = 0; i < 4; ++i) pipe.InitBuffer(b[i], 2, 64);   // 8 at VECOUT: counted separately
+        CHECK(has(throws([&] { pipe.InitBuffer(g, 1, 64); }), "TPosition VECIN is 9"));
+        a[0].FreeAllEvent();                                          // gives 2 back
+        CHECK(throws([&] { pipe.InitBuffer(bind, 1, 64); }) == "");   // counted at its source (VECIN): 7
+        CHECK(throws([&] { pipe.InitBuffer(g, 1, 64); }) == "");      // 8
+        TQue<TPosition::VECIN, 1> extra;
+        CHECK(has(throws([&] { pipe.InitBuffer(extra, 1, 64); }), "exceeds the limit 8"));
+        TBuf<TPosition::VECIN> tb;                                    // TBufs hold no event ids
+        CHECK(throws([&] { pipe.InitBuffer(tb, 64); }) == "");
+        pipe.Reset();
+        CHECK(throws([&] { pipe.InitBuffer(extra, 1, 64); }) == "");
+    }
+
+    ascsim::sync_detach(g_ctx);
+    ascsim::bind_test_core(nullptr);
+    std::printf("PASS %d\nFAIL %d\n", g_pass, g_fail);
+    return g_fail ? 1 : 0;
+}
