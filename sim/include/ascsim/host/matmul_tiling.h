@@ -4,6 +4,7 @@
 #ifndef ASCSIM_HOST_MATMUL_TILING_H_
 #define ASCSIM_HOST_MATMUL_TILING_H_
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include "register/tilingdata_base.h"
 #include "tiling/platform/platform_ascendc.h"
@@ -39,9 +40,27 @@ BEGIN_TILING_DATA_DEF(TCubeTiling)
     TILING_DATA_FIELD_DEF(int32_t, singleBatchN);
     TILING_DATA_FIELD_DEF(int32_t, stepKa);
     TILING_DATA_FIELD_DEF(int32_t, stepKb);
+    TILING_DATA_FIELD_DEF(int32_t, depthAL1CacheUB);
+    TILING_DATA_FIELD_DEF(int32_t, depthBL1CacheUB);
     TILING_DATA_FIELD_DEF(int32_t, dbL0A);
     TILING_DATA_FIELD_DEF(int32_t, dbL0B);
     TILING_DATA_FIELD_DEF(int32_t, dbL0C);
+    TILING_DATA_FIELD_DEF(int32_t, ALayoutInfoB);
+    TILING_DATA_FIELD_DEF(int32_t, ALayoutInfoS);
+    TILING_DATA_FIELD_DEF(int32_t, ALayoutInfoN);
+    TILING_DATA_FIELD_DEF(int32_t, ALayoutInfoG);
+    TILING_DATA_FIELD_DEF(int32_t, ALayoutInfoD);
+    TILING_DATA_FIELD_DEF(int32_t, BLayoutInfoB);
+    TILING_DATA_FIELD_DEF(int32_t, BLayoutInfoS);
+    TILING_DATA_FIELD_DEF(int32_t, BLayoutInfoN);
+    TILING_DATA_FIELD_DEF(int32_t, BLayoutInfoG);
+    TILING_DATA_FIELD_DEF(int32_t, BLayoutInfoD);
+    TILING_DATA_FIELD_DEF(int32_t, CLayoutInfoB);
+    TILING_DATA_FIELD_DEF(int32_t, CLayoutInfoS1);
+    TILING_DATA_FIELD_DEF(int32_t, CLayoutInfoN);
+    TILING_DATA_FIELD_DEF(int32_t, CLayoutInfoG);
+    TILING_DATA_FIELD_DEF(int32_t, CLayoutInfoS2);
+    TILING_DATA_FIELD_DEF(int32_t, BatchNum);
 END_TILING_DATA_DEF;
 }  // namespace optiling
 
@@ -69,9 +88,25 @@ public:
     int32_t SetFixSplit(int32_t baseM = -1, int32_t baseN = -1, int32_t baseK = -1) { fbm_ = baseM; fbn_ = baseN; fbk_ = baseK; return 0; }
     int32_t SetTraverse(MatrixTraverse) { return 0; }
     int32_t SetDequantType(int32_t) { return 0; }
+    // Batch matmul. NORMAL layout: per-batch [m, k] x [k, n]; written to the layout fields as A (batchA, m, 1, 1, k),
+    // B (batchB, k, 1, 1, n), C (max batch, m, 1, 1, n). BSNGD/SBNGD/BNGS1S2: SetA/B/CLayout (b, s, n, g, d) verbatim
+    // (the kernel side simulates NORMAL only and rejects the others).
+    int32_t SetBatchNum(int32_t batch) { if (batch < 1) return -1; batchNum_ = batch; return 0; }
+    int32_t SetBatchInfoForNormal(int32_t batchA, int32_t batchB, int32_t m, int32_t n, int32_t k) {
+        if (batchA < 1 || batchB < 1 || m < 1 || n < 1 || k < 1) return -1;
+        if (std::max(batchA, batchB) % std::min(batchA, batchB)) return -1;
+        int32_t bc = std::max(batchA, batchB);
+        la_ = {batchA, m, 1, 1, k}; lb_ = {batchB, k, 1, 1, n}; lc_ = {bc, m, 1, 1, n};
+        bm_ = m; bn_ = n; bk_ = k;
+        return 0;
+    }
+    int32_t SetALayout(int32_t b, int32_t s, int32_t n, int32_t g, int32_t d) { la_ = {b, s, n, g, d}; return 0; }
+    int32_t SetBLayout(int32_t b, int32_t s, int32_t n, int32_t g, int32_t d) { lb_ = {b, s, n, g, d}; return 0; }
+    int32_t SetCLayout(int32_t b, int32_t s1, int32_t n, int32_t g, int32_t s2) { lc_ = {b, s1, n, g, s2}; return 0; }
     int32_t SetMatmulConfigParams(int32_t = 1, bool = false, int32_t = 0, int32_t = 0, int32_t = 0) { return 0; }
     int32_t SetSplitRange(int32_t = -1, int32_t = -1, int32_t = -1, int32_t = -1, int32_t = -1, int32_t = -1) { return 0; }
     int64_t GetTiling(optiling::TCubeTiling& t) {
+        if (m_ <= 0 && bm_ > 0) SetShape(bm_, bn_, bk_);   // NORMAL batch info alone gives the per-batch shape
         if (m_ <= 0 || n_ <= 0 || k_ <= 0 || om_ < m_ || on_ < n_ || oka_ < k_ || okb_ < k_) return -1;
         int32_t dim = dim_ > 0 ? dim_ : 1;
         int32_t bestM = 1, bestN = 1;
@@ -95,6 +130,11 @@ public:
         t.set_depthA1(1); t.set_depthB1(1); t.set_stepM(1); t.set_stepN(1); t.set_stepKa(1); t.set_stepKb(1);
         t.set_isBias(bias_ ? 1 : 0); t.set_iterateOrder(0); t.set_dbL0A(2); t.set_dbL0B(2); t.set_dbL0C(1);
         t.set_batchM(1); t.set_batchN(1); t.set_singleBatchM(1); t.set_singleBatchN(1);
+        t.set_depthAL1CacheUB(0); t.set_depthBL1CacheUB(0);
+        t.set_ALayoutInfoB(la_[0]); t.set_ALayoutInfoS(la_[1]); t.set_ALayoutInfoN(la_[2]); t.set_ALayoutInfoG(la_[3]); t.set_ALayoutInfoD(la_[4]);
+        t.set_BLayoutInfoB(lb_[0]); t.set_BLayoutInfoS(lb_[1]); t.set_BLayoutInfoN(lb_[2]); t.set_BLayoutInfoG(lb_[3]); t.set_BLayoutInfoD(lb_[4]);
+        t.set_CLayoutInfoB(lc_[0]); t.set_CLayoutInfoS1(lc_[1]); t.set_CLayoutInfoN(lc_[2]); t.set_CLayoutInfoG(lc_[3]); t.set_CLayoutInfoS2(lc_[4]);
+        t.set_BatchNum(batchNum_ > 0 ? batchNum_ : std::max(la_[0], lb_[0]));
         return 0;
     }
     int32_t GetBaseM() const { return fbm_; }
@@ -105,6 +145,8 @@ protected:
     int32_t m_ = 0, n_ = 0, k_ = 0, om_ = 0, on_ = 0, oka_ = 0, okb_ = 0, dim_ = 1, sm_ = 0, sn_ = 0;
     int32_t fbm_ = -1, fbn_ = -1, fbk_ = -1;
     bool transA_ = false, transB_ = false, bias_ = false, orgSet_ = false;
+    int32_t batchNum_ = 0, bm_ = 0, bn_ = 0, bk_ = 0;
+    std::array<int32_t, 5> la_{}, lb_{}, lc_{};
 };
 
 class MatmulApiTiling : public MatmulApiTilingBase {

@@ -4,7 +4,9 @@
 // Signatures follow the call sites in real kernels (they are not in the AscendC docs).
 #ifndef ASCSIM_KERNEL_INTRINSICS_H_
 #define ASCSIM_KERNEL_INTRINSICS_H_
+#include <cstring>
 #include <string>
+#include <type_traits>
 #include "engine.h"
 
 namespace ascsim {
@@ -116,10 +118,194 @@ __aicore__ inline void copy_ubuf_to_ubuf(void* dst, void* src, uint8_t sid, uint
     }
 }
 
-// scatter_vnchwconv_b16 (address-list transposes) is not modelled: kernels that use it fail to compile with this message.
-template <typename... A> inline void scatter_vnchwconv_b16(A...) {
-    static_assert(sizeof...(A) < 0, "ascsim: scatter_vnchwconv_b16 is not simulated");
+// ------------------------------------------------------------------------------ address-list transposes --
+// scatter_vnchwconv_b8/b16/b32 (the instruction behind AscendC::TransDataTo5HD). The intrinsic signatures are not
+// in the AscendC docs; our reading of the asc_transto5hd C-API page and of kernel call sites:
+//   set_va_reg_sb(VAn, const uint64_t addrs[8]);      // loads 8 UB addresses into address register VAn
+//   scatter_vnchwconv_b16(VAd, VAs, repeat, dstStride, srcStride);
+//   scatter_vnchwconv_b32(VAd, VAs, repeat, dstStride, srcStride);
+//   scatter_vnchwconv_b8 (VAd, VAs, repeat, dstStride, srcStride, dstHighHalf, srcHighHalf);
+// VAd/VAs name a register pair (VA0/VA2/VA4/VA6 with the next register): 16 destination / 16 source 32 B blocks.
+// Strides are in 32 B blocks between repeats; with repeat == 1 the operands start one stride past the listed
+// addresses (documented), so kernels pass stride 0 for a single repeat. Per repeat (b = block, [] = element):
+//   b16: dst_i[j] = src_j[i]                      i, j < 16 (a 16 x 16 transpose)
+//   b32: dst_2i[j] = src_j[i], dst_2i+1[j] = src_8+j[i]   i, j < 8
+//   b8:  dst_i[16*dstHigh + j] = src_j[16*srcHigh + i]     i, j < 16 (the other half of dst_i is kept)
+// The 3-argument packed config-word form of the intrinsics is not modelled (compile error).
+enum ub_addr8_t : uint8_t { VA0 = 0, VA1, VA2, VA3, VA4, VA5, VA6, VA7 };
+
+namespace ascsim {
+struct VaRegs {
+    uint64_t addr[8][8] = {};
+    uint8_t loaded = 0;   // bit n: VAn was written by set_va_reg_sb
+};
+inline VaRegs& va_regs() {
+    static thread_local VaRegs r;   // one per simulated core (each core runs on its own thread)
+    return r;
 }
+inline void vnch_block(const char* api, const char* list, int idx, uint32_t rep, const uint8_t* p) {
+    std::string where = std::string(list) + "[" + std::to_string(idx) + "] of repeat " + std::to_string(rep);
+    if (!in_ub(p, 32)) {
+        std::string at = in_ub(p, 0) ? "UB offset " + std::to_string(ub_offset(p)) : "address " + hexaddr(p);
+        fail(api, "VEC instruction error: the ub address out of bounds.",
+             where + ": the 32 B block at " + at + " is not inside this core's " + std::to_string(core().ub_size) + " B unified buffer");
+    }
+    if (ub_offset(p) % 32)
+        fail(api, "The UB address accessed by the VEC instruction is not aligned.",
+             where + " at UB offset " + std::to_string(ub_offset(p)) + " must be 32-byte aligned");
+}
+// The instruction itself: 16 destination and 16 source block addresses, `bits` = element width.
+inline void vnchwconv(const char* api, int bits, const uint64_t* dst, const uint64_t* src, uint64_t repeat,
+                      uint64_t dstStride, uint64_t srcStride, bool dstHigh, bool srcHigh) {
+    if (repeat > 255)
+        fail(api, "Failed to check repeatTime value", "repeatTime " + std::to_string(repeat) + " outside the valid range 0 ~ 255");
+    if (dstStride > 65535 || srcStride > 65535)
+        fail(api, "Failed to check repStride value", "dstRepStride " + std::to_string(dstStride) + " / srcRepStride " +
+             std::to_string(srcStride) + " must be within 0 ~ 65535 (32 B blocks)");
+    if (repeat == 1 && (dstStride || srcStride))
+        warn(api, "repeatTimes 1 with a non-zero repStride: the operands start one stride past the listed addresses "
+                  "(documented hardware behaviour; pass stride 0 for a single repeat)");
+    for (uint32_t r = 0; r < repeat; ++r) {
+        uint64_t dOff = (repeat == 1 ? dstStride : uint64_t(r) * dstStride) * 32;
+        uint64_t sOff = (repeat == 1 ? srcStride : uint64_t(r) * srcStride) * 32;
+        uint8_t in[16][32], out[16][32];
+        for (int k = 0; k < 16; ++k) {
+            const uint8_t* s = reinterpret_cast<const uint8_t*>(uintptr_t(src[k] + sOff));
+            vnch_block(api, "srcList", k, r, s);
+            std::memcpy(in[k], s, 32);
+        }
+        uint8_t* d[16];
+        for (int k = 0; k < 16; ++k) {
+            d[k] = reinterpret_cast<uint8_t*>(uintptr_t(dst[k] + dOff));
+            vnch_block(api, "dstList", k, r, d[k]);
+            std::memcpy(out[k], d[k], 32);   // b8 keeps the other half of each destination block
+        }
+        if (bits == 16) {
+            for (int i = 0; i < 16; ++i)
+                for (int j = 0; j < 16; ++j) std::memcpy(&out[i][2 * j], &in[j][2 * i], 2);
+        } else if (bits == 32) {
+            for (int i = 0; i < 8; ++i)
+                for (int j = 0; j < 8; ++j) {
+                    std::memcpy(&out[2 * i][4 * j], &in[j][4 * i], 4);
+                    std::memcpy(&out[2 * i + 1][4 * j], &in[8 + j][4 * i], 4);
+                }
+        } else {
+            for (int i = 0; i < 16; ++i)
+                for (int j = 0; j < 16; ++j) out[i][(dstHigh ? 16 : 0) + j] = in[j][(srcHigh ? 16 : 0) + i];
+        }
+        for (int k = 0; k < 16; ++k) std::memcpy(d[k], out[k], 32);
+    }
+}
+// The 16 addresses of a register pair.
+inline void va_pair(const char* api, const char* role, ub_addr8_t reg, uint64_t out[16]) {
+    VaRegs& v = va_regs();
+    if (reg % 2)
+        fail(api, "illegal address register", std::string(role) + " register VA" + std::to_string(int(reg)) +
+             " does not start a register pair (use VA0, VA2, VA4 or VA6)");
+    for (int h = 0; h < 2; ++h) {
+        int n = reg + h;
+        if (!(v.loaded & (1u << n)))
+            fail(api, "address register not initialised", std::string(role) + " uses VA" + std::to_string(n) +
+                 ", which no set_va_reg_sb loaded");
+        std::memcpy(out + 8 * h, v.addr[n], 8 * sizeof(uint64_t));
+    }
+}
+template <int BITS>
+inline void scatter_vnchwconv(const char* api, ub_addr8_t dst, ub_addr8_t src, uint64_t repeat, uint64_t dstStride,
+                              uint64_t srcStride, bool dstHigh = false, bool srcHigh = false) {
+    uint64_t d[16], s[16];
+    va_pair(api, "dst", dst, d);
+    va_pair(api, "src", src, s);
+    vnchwconv(api, BITS, d, s, repeat, dstStride, srcStride, dstHigh, srcHigh);
+}
+}  // namespace ascsim
+
+// set_va_reg_sb: 8 addresses (uint64_t, from LocalTensor::GetPhyAddr()) into address register VAn.
+template <typename P>
+__aicore__ inline void set_va_reg_sb(ub_addr8_t reg, P* addrs) {
+    static_assert(sizeof(P) == 8, "set_va_reg_sb takes an array of 8 uint64_t addresses");
+    ascsim::VaRegs& v = ascsim::va_regs();
+    if (int(reg) > 7) ascsim::fail("set_va_reg_sb", "illegal address register", "register " + std::to_string(int(reg)) + " (VA0 ~ VA7)");
+    std::memcpy(v.addr[reg], addrs, 8 * sizeof(uint64_t));
+    v.loaded = uint8_t(v.loaded | (1u << reg));
+}
+__aicore__ inline void scatter_vnchwconv_b16(ub_addr8_t dst, ub_addr8_t src, uint64_t repeat, uint64_t dstStride, uint64_t srcStride) {
+    ascsim::scatter_vnchwconv<16>("scatter_vnchwconv_b16", dst, src, repeat, dstStride, srcStride);
+}
+__aicore__ inline void scatter_vnchwconv_b32(ub_addr8_t dst, ub_addr8_t src, uint64_t repeat, uint64_t dstStride, uint64_t srcStride) {
+    ascsim::scatter_vnchwconv<32>("scatter_vnchwconv_b32", dst, src, repeat, dstStride, srcStride);
+}
+__aicore__ inline void scatter_vnchwconv_b8(ub_addr8_t dst, ub_addr8_t src, uint64_t repeat, uint64_t dstStride, uint64_t srcStride,
+                                            bool dstHighHalf, bool srcHighHalf) {
+    ascsim::scatter_vnchwconv<8>("scatter_vnchwconv_b8", dst, src, repeat, dstStride, srcStride, dstHighHalf, srcHighHalf);
+}
+// The packed config-word forms (dst, src, uint64_t config) are not modelled: the field layout is undocumented.
+template <typename C> inline void scatter_vnchwconv_b16(ub_addr8_t, ub_addr8_t, C) {
+    static_assert(sizeof(C) == 0, "ascsim: scatter_vnchwconv_b16 with a packed config word is not simulated; pass repeat, dstStride, srcStride");
+}
+template <typename C> inline void scatter_vnchwconv_b32(ub_addr8_t, ub_addr8_t, C) {
+    static_assert(sizeof(C) == 0, "ascsim: scatter_vnchwconv_b32 with a packed config word is not simulated; pass repeat, dstStride, srcStride");
+}
+
+namespace AscendC {
+constexpr uint32_t NCHW_CONV_ADDR_LIST_SIZE = 16;
+struct TransDataTo5HDParams {
+    constexpr TransDataTo5HDParams() = default;
+    constexpr TransDataTo5HDParams(const bool dstHigh, const bool srcHigh, const uint8_t repeat, const uint16_t dstStride,
+                                   const uint16_t srcStride)
+        : dstHighHalf(dstHigh), srcHighHalf(srcHigh), repeatTimes(repeat), dstRepStride(dstStride), srcRepStride(srcStride) {}
+    bool dstHighHalf = false;
+    bool srcHighHalf = false;
+    uint8_t repeatTimes = 1;
+    uint16_t dstRepStride = 0;
+    uint16_t srcRepStride = 0;
+};
+namespace ascsim_vnch {
+template <typename T> constexpr bool ok_type() {
+    return std::is_same_v<T, int8_t> || std::is_same_v<T, uint8_t> || std::is_same_v<T, int16_t> ||
+           std::is_same_v<T, uint16_t> || std::is_same_v<T, half> || std::is_same_v<T, int32_t> ||
+           std::is_same_v<T, uint32_t> || std::is_same_v<T, float>;
+}
+template <typename T> inline void run(const uint64_t* dst, const uint64_t* src, const TransDataTo5HDParams& p) {
+    ascsim::vnchwconv("TransDataTo5HD", int(sizeof(T) * 8), dst, src, p.repeatTimes, p.dstRepStride, p.srcRepStride,
+                      p.dstHighHalf, p.srcHighHalf);
+}
+}  // namespace ascsim_vnch
+#define ASCSIM_VNCH_DTYPE_CHECK(T)                                                                                      \
+    static_assert(ascsim_vnch::ok_type<T>(), "Failed to check dtype in TransDataTo5HD, current api support dtype "     \
+                                             "combination is src and dst both: int8_t / uint8_t / int16_t / uint16_t / " \
+                                             "half / int32_t / uint32_t / float")
+// dst/src lists of LocalTensors (each the start of one 32 B block).
+template <typename T>
+__aicore__ inline void TransDataTo5HD(const LocalTensor<T> (&dstList)[NCHW_CONV_ADDR_LIST_SIZE],
+                                      const LocalTensor<T> (&srcList)[NCHW_CONV_ADDR_LIST_SIZE], const TransDataTo5HDParams& p) {
+    ASCSIM_VNCH_DTYPE_CHECK(T);
+    uint64_t d[16], s[16];
+    for (int i = 0; i < 16; ++i) { d[i] = dstList[i].GetPhyAddr(); s[i] = srcList[i].GetPhyAddr(); }
+    ascsim_vnch::run<T>(d, s, p);
+}
+// dst/src lists of addresses (LocalTensor::GetPhyAddr()).
+template <typename T>
+__aicore__ inline void TransDataTo5HD(uint64_t dstList[NCHW_CONV_ADDR_LIST_SIZE], uint64_t srcList[NCHW_CONV_ADDR_LIST_SIZE],
+                                      const TransDataTo5HDParams& p) {
+    ASCSIM_VNCH_DTYPE_CHECK(T);
+    ascsim_vnch::run<T>(dstList, srcList, p);
+}
+// dst/src: uint64_t LocalTensors holding the 16 addresses each, contiguously.
+template <typename T>
+__aicore__ inline void TransDataTo5HD(const LocalTensor<uint64_t>& dst, const LocalTensor<uint64_t>& src, const TransDataTo5HDParams& p) {
+    ASCSIM_VNCH_DTYPE_CHECK(T);
+    ascsim::check_ub_aligned("TransDataTo5HD", dst.addr_);
+    ascsim::check_ub_aligned("TransDataTo5HD", src.addr_);
+    ascsim::check_ub("TransDataTo5HD", dst.addr_, 16 * sizeof(uint64_t));
+    ascsim::check_ub("TransDataTo5HD", src.addr_, 16 * sizeof(uint64_t));
+    uint64_t d[16], s[16];
+    std::memcpy(d, dst.addr_, sizeof(d));
+    std::memcpy(s, src.addr_, sizeof(s));
+    ascsim_vnch::run<T>(d, s, p);
+}
+#undef ASCSIM_VNCH_DTYPE_CHECK
+}  // namespace AscendC
 
 #ifndef unlikely
 #define unlikely(x) __builtin_expect(!!(x), 0)
