@@ -3,6 +3,7 @@
 // value repeated across its block. Math in float, rounded to T once. The tiling argument is the kernel-side struct
 // the build generates from optiling::SoftMaxTiling (ascsim/host/softmax_tiling.h); its srcM/srcK are used when no
 // SoftMaxShapeInfo is given. Temp model as in the host helpers: >= 2 float rows of K.
+// SoftmaxFlashV2 (FlashAttention-2 online softmax, ND only) is at the end of the file.
 #ifndef ASCSIM_KERNEL_HL_SOFTMAX_H_
 #define ASCSIM_KERNEL_HL_SOFTMAX_H_
 #include <cmath>
@@ -12,9 +13,96 @@
 
 namespace AscendC {
 struct SoftMaxShapeInfo { uint32_t srcM = 0; uint32_t srcK = 0; uint32_t oriSrcM = 0; uint32_t oriSrcK = 0; };
-struct SoftmaxConfig { bool isCheckTiling = true; uint32_t oriSrcM = 0; uint32_t oriSrcK = 0; };
-constexpr SoftmaxConfig SOFTMAX_DEFAULT_CFG = {true, 0, 0};
+// SoftmaxMode: SOFTMAX_NORMAL broadcasts every per-row statistic over one 32 B block; SOFTMAX_OUTPUT_WITHOUT_BRC
+// keeps one element per row (SoftmaxFlashV2 only in this simulator).
+enum SoftmaxMode : uint8_t { SOFTMAX_NORMAL = 0, SOFTMAX_OUTPUT_WITHOUT_BRC = 1 };
+struct SoftmaxConfig {
+    bool isCheckTiling = true;
+    uint32_t oriSrcM = 0;
+    uint32_t oriSrcK = 0;
+    SoftmaxMode mode = SoftmaxMode::SOFTMAX_NORMAL;
+};
+constexpr SoftmaxConfig SOFTMAX_DEFAULT_CFG = {true, 0, 0, SoftmaxMode::SOFTMAX_NORMAL};
 }  // namespace AscendC
+
+// --- shared with ascsim/host/softmax_tiling.h (identical text in both headers, one definition per TU): the
+// kernel-side AscendC::tiling::SoftMaxTiling and the SoftmaxFlashV2 temporary-buffer model. Keep the copies equal.
+#ifndef ASCSIM_SOFTMAX_SHARED_MODEL_DEFINED
+#define ASCSIM_SOFTMAX_SHARED_MODEL_DEFINED
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+namespace AscendC {
+namespace tiling {
+// Plain-struct SoftMaxTiling, as the kernel-side tiling calculation returns it. It converts to the struct the build
+// generates from optiling::SoftMaxTiling (same field names), so `tilingData.sm = SoftMaxFlashV2TilingFunc(...)` works.
+struct SoftMaxTiling {
+    uint32_t srcM = 0, srcK = 0, srcSize = 0, outMaxM = 0, outMaxK = 0, outMaxSize = 0, splitM = 0, splitK = 0,
+             splitSize = 0, reduceM = 0, reduceK = 0, reduceSize = 0, rangeM = 0, tailM = 0, tailSplitSize = 0,
+             tailReduceSize = 0;
+    template <class S, class = std::enable_if_t<!std::is_same_v<S, SoftMaxTiling> &&
+                                                std::is_same_v<decltype(std::declval<S&>().tailReduceSize), uint32_t>>>
+    constexpr operator S() const {
+        S s{};
+        s.srcM = srcM; s.srcK = srcK; s.srcSize = srcSize; s.outMaxM = outMaxM; s.outMaxK = outMaxK;
+        s.outMaxSize = outMaxSize; s.splitM = splitM; s.splitK = splitK; s.splitSize = splitSize; s.reduceM = reduceM;
+        s.reduceK = reduceK; s.reduceSize = reduceSize; s.rangeM = rangeM; s.tailM = tailM;
+        s.tailSplitSize = tailSplitSize; s.tailReduceSize = tailReduceSize;
+        return s;
+    }
+};
+}  // namespace tiling
+}  // namespace AscendC
+namespace ascsim_softmax {
+// SoftmaxFlashV2 temp model (ND, Atlas A2), in float elements: a fixed reserve for the reductions plus, per row,
+// the float statistics blocks (stats of dataTypeSize2) and, for half sources, the float copy of the row. Rows are
+// processed in groups (8 for basic blocks, one datablock of rows when the outputs are not broadcast).
+// min = one group; max = every row; SoftMaxFlashV2TilingFunc's splitM = rows that fit in localWorkSpaceSize.
+struct FlashV2Tmp { uint32_t group = 1, per_row = 0, reserve = 0; };
+constexpr FlashV2Tmp flashv2_tmp(uint32_t m, uint32_t k, uint32_t dts1, uint32_t dts2, bool basic, bool brc) {
+    FlashV2Tmp t;
+    const uint32_t blk2 = 32u / (dts2 ? dts2 : 4u);
+    const bool bb = basic && k % 64u == 0;
+    const uint32_t rv = (bb && k == 1024u) ? 128u : 64u;
+    t.per_row = dts1 == 2 ? (bb ? blk2 + k : 2u * blk2 + k) : blk2;
+    t.group = bb ? 8u : 1u;
+    if (brc) {
+        uint32_t r = 32u / (dts1 ? dts1 : 4u);
+        t.group = m && m < r ? m : r;
+    }
+    t.reserve = t.group * rv;
+    return t;
+}
+constexpr uint32_t flashv2_bytes(const FlashV2Tmp& t, uint32_t rows) {
+    uint64_t r = (uint64_t(rows) + t.group - 1) / t.group * t.group;
+    return uint32_t((r * t.per_row + t.reserve) * 4u);
+}
+// rows of [m, k] that fit in `bytes` of temporary buffer (a multiple of the group, at most m; 0 if below min)
+constexpr uint32_t flashv2_rows(const FlashV2Tmp& t, uint32_t m, uint32_t bytes) {
+    uint32_t fl = bytes / 4u;
+    if (fl < t.reserve + t.group * t.per_row) return 0;
+    uint64_t rows = t.per_row ? (fl - t.reserve) / t.per_row : m;
+    rows = rows / t.group * t.group;
+    return uint32_t(rows > m ? m : rows);
+}
+constexpr AscendC::tiling::SoftMaxTiling flashv2_tiling(uint32_t m, uint32_t k, uint32_t dts1, uint32_t dts2, uint32_t ws,
+                                                        bool basic, bool brc) {
+    AscendC::tiling::SoftMaxTiling s;
+    const FlashV2Tmp t = flashv2_tmp(m, k, dts1, dts2, basic, brc);
+    const uint32_t rows = flashv2_rows(t, m, ws);
+    const uint32_t blk = brc ? 1u : 32u / (dts2 ? dts2 : 4u);
+    s.srcM = m; s.srcK = k; s.srcSize = m * k;
+    s.outMaxM = m; s.outMaxK = blk; s.outMaxSize = m * blk;
+    s.splitM = rows; s.splitK = k; s.splitSize = rows * k;
+    s.reduceM = rows; s.reduceK = blk; s.reduceSize = rows * blk;
+    s.rangeM = rows ? m / rows : 0;
+    s.tailM = rows ? m % rows : m;
+    s.tailSplitSize = s.tailM * k; s.tailReduceSize = s.tailM * blk;
+    return s;
+}
+}  // namespace ascsim_softmax
+#endif  // ASCSIM_SOFTMAX_SHARED_MODEL_DEFINED
+// --- end of the shared block
 
 namespace ascsim {
 template <class T, class Tiling>
@@ -127,6 +215,230 @@ __aicore__ inline void SoftmaxGrad(const LocalTensor<T>& dstTensor, const LocalT
         for (uint32_t i = 0; i < k; ++i) out[size_t(r) * k + i] = (float(g[i]) - dot) * float(s[i]);
     }
     for (size_t i = 0; i < out.size(); ++i) dstTensor.addr_[i] = T(out[i]);
+}
+}  // namespace AscendC
+// ---------------------------------------------------------------------------------------------------------------
+// SoftmaxFlashV2 (FlashAttention-2 online softmax), ND only. Per row of src [m, k] (valid columns oriSrcK):
+//   isUpdate = false: max = rowmax(x); dst = exp(x - max); expSum = rowsum(dst)        (dst is NOT normalised;
+//                     expMax, inExpSum and inMax are not touched)
+//   isUpdate = true:  max = max(inMax, rowmax(x)); dst = exp(x - max); expMax = exp(inMax - max);
+//                     expSum = expMax * inExpSum + rowsum(dst); outReduceMax (that overload) = rowmax(x)
+// Stats are one 32 B block per row of their own type (SOFTMAX_NORMAL) or one element per row
+// (SOFTMAX_OUTPUT_WITHOUT_BRC). Same-type (half/float) and half data with float max/sum. Math in float, each
+// output rounded once. Temp model: ascsim_softmax::flashv2_tmp (shared with the host helpers).
+namespace ascsim {
+template <class S, class = void> struct sm_has_split : std::false_type {};
+template <class S> struct sm_has_split<S, std::void_t<decltype(std::declval<const S&>().splitM)>> : std::true_type {};
+template <class X> struct sm_is_local : std::false_type {};
+template <class X> struct sm_is_local<AscendC::LocalTensor<X>> : std::true_type {};
+template <class X> constexpr bool sm_not_local_v = !sm_is_local<std::decay_t<X>>::value;
+
+template <bool isUpdate, bool isBasicBlock, bool isDataFormatNZ, const AscendC::SoftmaxConfig& config, class T, class U,
+          class E, class Tiling>
+inline void flashv2_impl(const char* api, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>* outReduceMax,
+                         const AscendC::LocalTensor<U>& sum, const AscendC::LocalTensor<U>& mx, const AscendC::LocalTensor<T>& src,
+                         const AscendC::LocalTensor<E>& expMax, const AscendC::LocalTensor<U>& inSum,
+                         const AscendC::LocalTensor<U>& inMax, const AscendC::LocalTensor<uint8_t>* tmp, const Tiling& tiling,
+                         const AscendC::SoftMaxShapeInfo& si) {
+    static_assert(!isDataFormatNZ, "ascsim: SoftmaxFlashV2 with isDataFormatNZ = true (NZ format) is not simulated; only ND is");
+    static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>, "SoftmaxFlashV2 supports half and float");
+    static_assert(std::is_same_v<U, half> || std::is_same_v<U, float>, "SoftmaxFlashV2 supports half and float");
+    // shape: constant shape of the config, else softmaxShapeInfo, else the tiling
+    uint32_t m = config.oriSrcM ? config.oriSrcM : (si.srcM ? si.srcM : uint32_t(tiling.srcM));
+    uint32_t k, ok;
+    if (config.oriSrcK) {
+        ok = config.oriSrcK;
+        k = (ok * uint32_t(sizeof(T)) + 31u) / 32u * 32u / uint32_t(sizeof(T));
+    } else {
+        k = si.srcK ? si.srcK : uint32_t(tiling.srcK);
+        ok = si.oriSrcK ? si.oriSrcK : k;
+    }
+    if ((uint64_t(k) * sizeof(T)) % 32)
+        fail(api, "Failed to check shape", "the last axis srcK = " + std::to_string(k) + " must be 32-byte aligned");
+    if (ok > k) fail(api, "Failed to check shape", "oriSrcK = " + std::to_string(ok) + " > srcK = " + std::to_string(k));
+    if (m == 0 || k == 0) return;
+    const bool tiling_matches = uint32_t(tiling.srcM) == m && uint32_t(tiling.srcK) == k;
+    if (!config.isCheckTiling && !tiling_matches)
+        warn(api, "config.isCheckTiling is false but the tiling was computed for [" + std::to_string(uint32_t(tiling.srcM)) + ", " +
+                      std::to_string(uint32_t(tiling.srcK)) + "] and the call computes [" + std::to_string(m) + ", " +
+                      std::to_string(k) + "]: the device uses the stale tiling");
+    if (isBasicBlock && !config.oriSrcM && !config.oriSrcK &&
+        (k % 64 || k >= 2048 || k < 256 / sizeof(T) || m % 8))
+        fail(api, "Failed to check shape",
+             "isBasicBlock = true needs srcK a multiple of 64 in [" + std::to_string(256 / sizeof(T)) + ", 2048) and srcM a multiple of 8, got [" +
+                 std::to_string(m) + ", " + std::to_string(k) + "] (IsBasicBlockInSoftMax)");
+    const bool brc = config.mode == AscendC::SoftmaxMode::SOFTMAX_OUTPUT_WITHOUT_BRC;
+    const uint32_t sbU = brc ? 1u : 32u / sizeof(U), sbE = brc ? 1u : 32u / sizeof(E);
+    check_count(api, src, uint64_t(m) * k);
+    check_count(api, dst, uint64_t(m) * k);
+    check_count(api, sum, uint64_t(m) * sbU);
+    check_count(api, mx, uint64_t(m) * sbU);
+    if (isUpdate) {
+        check_count(api, expMax, uint64_t(m) * sbE);
+        check_count(api, inSum, uint64_t(m) * sbU);
+        check_count(api, inMax, uint64_t(m) * sbU);
+        if (outReduceMax) check_count(api, *outReduceMax, uint64_t(m) * sbU);
+    }
+    // temporary buffer: one row group at least; the tiling's splitM rows when the tiling is for this shape
+    const auto model = ascsim_softmax::flashv2_tmp(m, k, sizeof(T), sizeof(U), isBasicBlock, brc);
+    uint32_t need = ascsim_softmax::flashv2_bytes(model, 1);
+    std::string why = "needs at least " + std::to_string(need) + " B (GetSoftMaxFlashV2MinTmpSize)";
+    if constexpr (sm_has_split<Tiling>::value) {
+        uint32_t split = uint32_t(tiling.splitM);
+        if (tiling_matches && split) {
+            uint32_t split_need = ascsim_softmax::flashv2_bytes(model, std::min(split, m));
+            if (split_need > need) {
+                need = split_need;
+                why = "the tiling's splitM = " + std::to_string(split) + " rows need " + std::to_string(need) +
+                      " B (SoftMaxFlashV2TilingFunc was given a larger localWorkSpaceSize)";
+            }
+        }
+    }
+    if (tmp) {
+        check_ub_aligned(api, tmp->addr_);
+        if (tmp->GetSize() < need) fail(api, "sharedTmpBuffer is too small", why + ", got " + std::to_string(tmp->GetSize()) + " B");
+        check_ub(api, tmp->addr_, tmp->GetSize());
+        auto overlaps = [&](const void* p, uint64_t bytes) {
+            const uint8_t* a = static_cast<const uint8_t*>(p);
+            return a < tmp->addr_ + tmp->GetSize() && tmp->addr_ < a + bytes;
+        };
+        const uint64_t mk = uint64_t(m) * k, ms = uint64_t(m) * sbU * sizeof(U);
+        bool ov = overlaps(src.addr_, mk * sizeof(T)) || overlaps(dst.addr_, mk * sizeof(T)) || overlaps(sum.addr_, ms) ||
+                  overlaps(mx.addr_, ms);
+        if (isUpdate)
+            ov = ov || overlaps(expMax.addr_, uint64_t(m) * sbE * sizeof(E)) || overlaps(inSum.addr_, ms) || overlaps(inMax.addr_, ms) ||
+                 (outReduceMax && overlaps(outReduceMax->addr_, ms));
+        if (ov) fail(api, "sharedTmpBuffer overlaps an operand", "the temporary buffer must not share UB with src/dst/statistics");
+    } else {
+        auto* pipe = AscendC::GetTPipePtr();
+        uint32_t used = pipe ? pipe->UsedBytes() : 0;
+        if (core().ub_size < used + need)
+            fail(api, "no UB left for the API's temporary buffer",
+                 "without sharedTmpBuffer the API uses the UB after the last InitBuffer (" +
+                     std::to_string(core().ub_size - std::min(used, core().ub_size)) + " B free); it " + why);
+    }
+    static thread_local std::vector<float> row;
+    row.resize(k);
+    for (uint32_t r = 0; r < m; ++r) {
+        const T* s = src.addr_ + size_t(r) * k;
+        float rmax = -INFINITY;
+        for (uint32_t i = 0; i < ok; ++i) rmax = std::max(rmax, float(s[i]));
+        float in_m = 0, in_s = 0, nmax = rmax;
+        if (isUpdate) {   // read the inputs before any output of the row (max/inMax and sum/inExpSum may alias)
+            in_m = float(inMax.addr_[size_t(r) * sbU]);
+            in_s = float(inSum.addr_[size_t(r) * sbU]);
+            nmax = std::max(in_m, rmax);
+        }
+        float rsum = 0;
+        for (uint32_t i = 0; i < k; ++i) {
+            row[i] = std::exp(float(s[i]) - nmax);
+            if (i < ok) rsum += row[i];
+        }
+        T* d = dst.addr_ + size_t(r) * k;
+        for (uint32_t i = 0; i < k; ++i) d[i] = T(row[i]);
+        float em = 1.0f, vsum = rsum;
+        if (isUpdate) {
+            em = std::exp(in_m - nmax);
+            vsum = em * in_s + rsum;
+        }
+        for (uint32_t j = 0; j < sbU; ++j) {
+            mx.addr_[size_t(r) * sbU + j] = U(nmax);
+            sum.addr_[size_t(r) * sbU + j] = U(vsum);
+            if (isUpdate && outReduceMax) outReduceMax->addr_[size_t(r) * sbU + j] = U(rmax);
+        }
+        if (isUpdate)
+            for (uint32_t j = 0; j < sbE; ++j) expMax.addr_[size_t(r) * sbE + j] = E(em);
+    }
+}
+}  // namespace ascsim
+
+namespace AscendC {
+#define ASCSIM_FLASHV2_TPL                                                                                           \
+    template <typename T, bool isUpdate = false, bool isReuseSource = false, bool isBasicBlock = false,             \
+              bool isDataFormatNZ = false, const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG, typename Tiling,      \
+              typename = std::enable_if_t<::ascsim::sm_not_local_v<Tiling>>>
+#define ASCSIM_FLASHV2_RUN(DST, RMAX, SUM, MAX, SRC, EMAX, ISUM, IMAX, TMP)                                          \
+    ::ascsim::flashv2_impl<isUpdate, isBasicBlock, isDataFormatNZ, config>("SoftmaxFlashV2", DST, RMAX, SUM, MAX, SRC, \
+                                                                           EMAX, ISUM, IMAX, TMP, tiling, softmaxShapeInfo)
+// the outReduceMax overloads work only with config.mode = SOFTMAX_OUTPUT_WITHOUT_BRC; otherwise the API does nothing
+#define ASCSIM_FLASHV2_RMAX_MODE                                                                                     \
+    if constexpr (config.mode != SoftmaxMode::SOFTMAX_OUTPUT_WITHOUT_BRC) {                                         \
+        ::ascsim::warn("SoftmaxFlashV2", "the overload with outReduceMax needs config.mode = SOFTMAX_OUTPUT_WITHOUT_BRC; " \
+                                         "with SOFTMAX_NORMAL the API does nothing and writes no output");           \
+        return;                                                                                                      \
+    }
+
+// same types, temporary space from the UB tail
+ASCSIM_FLASHV2_TPL
+__aicore__ inline void SoftmaxFlashV2(const LocalTensor<T>& dstTensor, const LocalTensor<T>& expSumTensor, const LocalTensor<T>& maxTensor,
+                                      const LocalTensor<T>& srcTensor, const LocalTensor<T>& expMaxTensor,
+                                      const LocalTensor<T>& inExpSumTensor, const LocalTensor<T>& inMaxTensor, const Tiling& tiling,
+                                      const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
+    ASCSIM_FLASHV2_RUN(dstTensor, static_cast<const LocalTensor<T>*>(nullptr), expSumTensor, maxTensor, srcTensor, expMaxTensor,
+                       inExpSumTensor, inMaxTensor, nullptr);
+}
+// same types, also outputs the row max of src (outReduceMax), temporary space from the UB tail
+ASCSIM_FLASHV2_TPL
+__aicore__ inline void SoftmaxFlashV2(const LocalTensor<T>& dstTensor, const LocalTensor<T>& outReduceMax, const LocalTensor<T>& outExpSum,
+                                      const LocalTensor<T>& outMax, const LocalTensor<T>& srcTensor, const LocalTensor<T>& outExpMax,
+                                      const LocalTensor<T>& inExpSum, const LocalTensor<T>& inMax, const Tiling& tiling,
+                                      const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
+    ASCSIM_FLASHV2_RMAX_MODE
+    ASCSIM_FLASHV2_RUN(dstTensor, &outReduceMax, outExpSum, outMax, srcTensor, outExpMax, inExpSum, inMax, nullptr);
+}
+// half data with float max/sum, temporary space from the UB tail
+ASCSIM_FLASHV2_TPL
+__aicore__ inline void SoftmaxFlashV2(const LocalTensor<half>& dstTensor, const LocalTensor<float>& expSumTensor,
+                                      const LocalTensor<float>& maxTensor, const LocalTensor<half>& srcTensor,
+                                      const LocalTensor<half>& expMaxTensor, const LocalTensor<float>& inExpSumTensor,
+                                      const LocalTensor<float>& inMaxTensor, const Tiling& tiling,
+                                      const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
+    ASCSIM_FLASHV2_RUN(dstTensor, static_cast<const LocalTensor<float>*>(nullptr), expSumTensor, maxTensor, srcTensor, expMaxTensor,
+                       inExpSumTensor, inMaxTensor, nullptr);
+}
+// same types, sharedTmpBuffer
+ASCSIM_FLASHV2_TPL
+__aicore__ inline void SoftmaxFlashV2(const LocalTensor<T>& dstTensor, const LocalTensor<T>& outExpSum, const LocalTensor<T>& outMax,
+                                      const LocalTensor<T>& srcTensor, const LocalTensor<T>& outExpMax, const LocalTensor<T>& inExpSum,
+                                      const LocalTensor<T>& inMax, const LocalTensor<uint8_t>& sharedTmpBuffer, const Tiling& tiling,
+                                      const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
+    ASCSIM_FLASHV2_RUN(dstTensor, static_cast<const LocalTensor<T>*>(nullptr), outExpSum, outMax, srcTensor, outExpMax, inExpSum, inMax,
+                       &sharedTmpBuffer);
+}
+// same types with outReduceMax, sharedTmpBuffer
+ASCSIM_FLASHV2_TPL
+__aicore__ inline void SoftmaxFlashV2(const LocalTensor<T>& dstTensor, const LocalTensor<T>& outReduceMax, const LocalTensor<T>& expSumTensor,
+                                      const LocalTensor<T>& maxTensor, const LocalTensor<T>& srcTensor, const LocalTensor<T>& expMaxTensor,
+                                      const LocalTensor<T>& inExpSumTensor, const LocalTensor<T>& inMaxTensor,
+                                      const LocalTensor<uint8_t>& sharedTmpBuffer, const Tiling& tiling,
+                                      const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
+    ASCSIM_FLASHV2_RMAX_MODE
+    ASCSIM_FLASHV2_RUN(dstTensor, &outReduceMax, expSumTensor, maxTensor, srcTensor, expMaxTensor, inExpSumTensor, inMaxTensor,
+                       &sharedTmpBuffer);
+}
+// half data with float max/sum, sharedTmpBuffer
+ASCSIM_FLASHV2_TPL
+__aicore__ inline void SoftmaxFlashV2(const LocalTensor<half>& dstTensor, const LocalTensor<float>& expSumTensor,
+                                      const LocalTensor<float>& maxTensor, const LocalTensor<half>& srcTensor,
+                                      const LocalTensor<half>& expMaxTensor, const LocalTensor<float>& inExpSumTensor,
+                                      const LocalTensor<float>& inMaxTensor, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                                      const Tiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
+    ASCSIM_FLASHV2_RUN(dstTensor, static_cast<const LocalTensor<float>*>(nullptr), expSumTensor, maxTensor, srcTensor, expMaxTensor,
+                       inExpSumTensor, inMaxTensor, &sharedTmpBuffer);
+}
+#undef ASCSIM_FLASHV2_TPL
+#undef ASCSIM_FLASHV2_RUN
+#undef ASCSIM_FLASHV2_RMAX_MODE
+
+// kernel-side tiling calculation (when the kernel's shape differs from the host's); same model as the host's
+__aicore__ inline constexpr tiling::SoftMaxTiling SoftMaxFlashV2TilingFunc(const SoftMaxShapeInfo& shapeInfo, const uint32_t dataTypeSize1,
+                                                                          const uint32_t dataTypeSize2, const uint32_t localWorkSpaceSize,
+                                                                          const bool isUpdate = false, const bool isBasicBlock = false,
+                                                                          const bool isDataFormatNZ = false,
+                                                                          const bool isFlashOutputBrc = false) {
+    (void)isUpdate; (void)isDataFormatNZ;
+    return ascsim_softmax::flashv2_tiling(shapeInfo.srcM, shapeInfo.srcK, dataTypeSize1, dataTypeSize2, localWorkSpaceSize,
+                                          isBasicBlock, isFlashOutputBrc);
 }
 }  // namespace AscendC
 #endif  // ASCSIM_KERNEL_HL_SOFTMAX_H_
