@@ -1,7 +1,8 @@
 """The sort family of ascsim (sim/include/ascsim/kernel/vec_sort.h): the C++ driver tests/sim_l23/cpp/sort_test.cpp
-checks Sort32 / Sort / Concat / Extract / MrgSort (both shapes) / GetMrgSortResult / GetSortLen / GetSortOffset, the
-host tmp-size helpers and the region-proposal APIs against std::sort references, plus their strict checks; the
-dtype tables are compile-time errors, and the proposal APIs warn that Atlas A2 does not support them."""
+checks Sort32 / Sort / Concat / Extract / MrgSort (both shapes) / GetMrgSortResult / GetSortLen / GetSortOffset, TopK
+(Normal and Small modes), the host tmp-size and TopK tiling helpers and the region-proposal APIs against std::sort
+references, plus their strict checks; the dtype tables are compile-time errors, and the proposal APIs warn that
+Atlas A2 does not support them."""
 import shutil
 import subprocess
 
@@ -36,6 +37,8 @@ def test_sort_api_semantics(sort_test_binary):
      " AscendC::MrgSort<int32_t>(d, L, l, n, 3, 1);", "MrgSort"),
     ("AscendC::RpSort16(d, s, 1);", "RpSort16"),
     ("(void)AscendC::GetSortLen<int32_t>(4);", "GetSortLen"),
+    ("AscendC::tiling::TopkTiling t; AscendC::TopK<int32_t>(d, d, s, d, AscendC::LocalTensor<bool>(), 1, t,"
+     " AscendC::TopKInfo{1, 32, 32});", "TopK"),
 ])
 def test_sort_dtype_tables_are_compile_errors(tmp_path, call, api):
     cxx = shutil.which("g++")

@@ -259,6 +259,105 @@ template <class T> static void test_proposals(const char* name) {
     std::printf("%s proposals done\n", name);
 }
 
+// TopK reference: positions ordered by value (descending if largest, else ascending), ties to the lower position.
+template <class T> static std::vector<uint32_t> topk_ref(const T* row, int inner, bool largest) {
+    std::vector<uint32_t> p(inner);
+    for (int i = 0; i < inner; ++i) p[i] = i;
+    std::sort(p.begin(), p.end(), [&](uint32_t a, uint32_t b) {
+        float x = float(row[a]), y = float(row[b]);
+        if (x != y) return largest ? x > y : x < y;
+        return a < b;
+    });
+    return p;
+}
+
+template <class T> static void test_topk(const char* name) {
+    tiling::TopkTiling tt;
+    // Normal mode, no srcIndex (positions), finish on row 1, rows padded from n = 60 to inner = 64 with -inf
+    {
+        const int outter = 3, inner = 64, n = 60, k = 5;
+        const uint32_t kv = (k + 32 / sizeof(T) - 1) / (32 / sizeof(T)) * (32 / sizeof(T)), ki = 8;
+        auto src = at<T>(0, outter * inner);
+        auto dv = at<T>(4096, outter * kv);
+        auto di = at<int32_t>(8192, outter * ki);
+        auto fin = at<bool>(12288, 32);
+        auto tmp = at<uint8_t>(16384, 8192);
+        for (int i = 0; i < outter * inner; ++i) src.addr_[i] = T(i % inner < n ? tie_score() : -INFINITY);
+        for (uint32_t i = 0; i < outter * kv; ++i) dv.addr_[i] = T(77.0f);
+        for (uint32_t i = 0; i < outter * ki; ++i) di.addr_[i] = -7;
+        fin.addr_[0] = false; fin.addr_[1] = true; fin.addr_[2] = false;
+        TopKInfo info{outter, inner, n};
+        TopK<T, false, true>(dv, di, src, LocalTensor<int32_t>(), fin, tmp, k, tt, info, true);
+        bool ok = true;
+        for (int r = 0; r < outter; ++r) {
+            auto p = topk_ref(src.addr_ + r * inner, inner, true);
+            for (int j = 0; j < k; ++j)
+                ok = ok && float(dv.addr_[r * kv + j]) == float(src.addr_[r * inner + p[j]]) &&
+                     di.addr_[r * ki + j] == (r == 1 ? n : int32_t(p[j]));
+            ok = ok && float(dv.addr_[r * kv + k]) == 77.0f && di.addr_[r * ki + k] == -7;   // padding untouched
+        }
+        CHECK(ok);
+        // the same through the UB-tail overload, smallest values
+        TopK<T>(dv, di, src, LocalTensor<int32_t>(), fin, k, tt, info, false);
+        ok = true;
+        for (int r = 0; r < outter; ++r) {
+            auto p = topk_ref(src.addr_ + r * inner, inner, false);
+            for (int j = 0; j < k; ++j)
+                ok = ok && float(dv.addr_[r * kv + j]) == float(src.addr_[r * inner + p[j]]) && di.addr_[r * ki + j] == int32_t(p[j]);
+        }
+        CHECK(ok);
+        CHECK(has(throws([&] { TopK<T>(dv, di, src, LocalTensor<int32_t>(), fin, tmp[7168], k, tt, info); }), "too small"));
+        CHECK(has(throws([&] { TopK<T>(dv, di, src, LocalTensor<int32_t>(), fin, tmp, 61, tt, info); }), "k value"));
+        CHECK(has(throws([&] { TopK<T>(dv, di, src, LocalTensor<int32_t>(), fin, tmp, k, tt, TopKInfo{outter, 48, 40}); }), "inner"));
+        CHECK(has(throws([&] { TopK<T>(dv, di, src, LocalTensor<int32_t>(), fin, at<uint8_t>(4096, 8192), k, tt, info); }),
+                  "overlaps"));
+    }
+    // Normal mode with srcIndex (shared by the rows), smallest, k = 9
+    {
+        const int outter = 2, inner = 32, n = 32, k = 9;
+        const uint32_t kv = (k + 32 / sizeof(T) - 1) / (32 / sizeof(T)) * (32 / sizeof(T)), ki = 16;
+        auto src = at<T>(0, outter * inner);
+        auto six = at<int32_t>(1024, inner);
+        auto dv = at<T>(4096, outter * kv);
+        auto di = at<int32_t>(8192, outter * ki);
+        auto tmp = at<uint8_t>(16384, 8192);
+        for (int i = 0; i < outter * inner; ++i) src.addr_[i] = T(tie_score());
+        for (int i = 0; i < inner; ++i) six.addr_[i] = 100 + 3 * i;
+        TopK<T, true>(dv, di, src, six, LocalTensor<bool>(), tmp, k, tt, TopKInfo{outter, inner, n}, false);
+        bool ok = true;
+        for (int r = 0; r < outter; ++r) {
+            auto p = topk_ref(src.addr_ + r * inner, inner, false);
+            for (int j = 0; j < k; ++j)
+                ok = ok && float(dv.addr_[r * kv + j]) == float(src.addr_[r * inner + p[j]]) && di.addr_[r * ki + j] == 100 + 3 * int32_t(p[j]);
+        }
+        CHECK(ok);
+    }
+    // Small mode: inner 32, per-row srcIndex, packed outputs of k per row
+    {
+        const int outter = 4, inner = 32, n = 17, k = 8;
+        auto src = at<T>(0, outter * inner);
+        auto six = at<int32_t>(1024, outter * inner);
+        auto dv = at<T>(4096, outter * k);
+        auto di = at<int32_t>(8192, outter * k);
+        auto tmp = at<uint8_t>(16384, 8192);
+        for (int i = 0; i < outter * inner; ++i) {
+            src.addr_[i] = T(i % inner < n ? tie_score() : -INFINITY);
+            six.addr_[i] = (i / inner) * 1000 + i % inner;
+        }
+        TopK<T, true, false, false, TopKMode::TOPK_NSMALL>(dv, di, src, six, LocalTensor<bool>(), tmp, k, tt, TopKInfo{outter, inner, n});
+        bool ok = true;
+        for (int r = 0; r < outter; ++r) {
+            auto p = topk_ref(src.addr_ + r * inner, inner, true);
+            for (int j = 0; j < k; ++j)
+                ok = ok && float(dv.addr_[r * k + j]) == float(src.addr_[r * inner + p[j]]) && di.addr_[r * k + j] == r * 1000 + int32_t(p[j]);
+        }
+        CHECK(ok);
+        CHECK(has(throws([&] { TopK<T, true, false, false, TopKMode::TOPK_NSMALL>(dv, di, src, six, LocalTensor<bool>(), tmp, k, tt,
+                                                                                  TopKInfo{2, 64, 64}); }), "TOPK_NSMALL"));
+    }
+    std::printf("%s topk done\n", name);
+}
+
 int main() {
     ascsim::bind_test_core(&g_ctx);
     g_ctx.ub = g_ub;
@@ -270,6 +369,21 @@ int main() {
     test_mrgsort<half>("half");
     test_proposals<float>("float");
     test_proposals<half>("half");
+    test_topk<float>("float");
+    test_topk<half>("half");
+    {   // host TopK tiling: temp size as the kernel checks it, k alignments
+        platform_ascendc::PlatformAscendC plat;
+        uint32_t mx = 0, mn = 0;
+        CHECK(GetTopKMaxMinTmpSize(plat, 64, 3, false, false, TopKMode::TOPK_NORMAL, true, 4, mx, mn) && mn == 2 * 64 * 8 + 256 && mx == mn);
+        CHECK(GetTopKMaxMinTmpSize(plat, 32, 4, false, true, TopKMode::TOPK_NSMALL, true, 2, mx, mn) && mn == 4 * 32 * 8);
+        CHECK(!GetTopKMaxMinTmpSize(plat, 64, 4, false, true, TopKMode::TOPK_NSMALL, true, 2, mx, mn));
+        tiling::TopkTiling t;
+        CHECK(TopKTilingFunc(plat, 64, 3, 5, 2, false, TopKMode::TOPK_NORMAL, true, t) && t.kAlignFourBytes == 8 &&
+              t.kAlignTwoBytes == 16 && t.tmpLocalSize == int32_t(mn == 0 ? 0 : 2 * 64 * 8 + 256) && t.sortRepeat == 2);
+        optiling::TopkTiling ot;
+        CHECK(TopKTilingFunc(plat, 32, 4, 8, 4, true, TopKMode::TOPK_NSMALL, true, ot) && ot.get_tmpLocalSize() == 4 * 32 * 8 &&
+              ot.get_allDataSize() == 128);
+    }
 
     // --- layout helpers (elements of T per record: 2 for float, 4 for half) and host tmp sizes ---
     CHECK(GetSortLen<float>(128) == 256 && GetSortLen<half>(128) == 512);

@@ -20,6 +20,9 @@
 // Region-proposal APIs (documented as NOT supported on Atlas A2; emulated with their documented semantics, one warning
 // per API): a proposal is 8 elements of T [x1, y1, x2, y2, score, label, reserved, reserved], score = element 4.
 //   RpSort16<T>(dst, src, repeat)  ProposalConcat/ProposalExtract<T>(dst, src, repeat, modeNumber)  MrgSort4<T>(...)
+// High-level TopK (MERGE_SORT, Normal and Small modes): per row the k largest (isLargest) or smallest values and their
+// indices, ties to the lower position, NaN first either way; outputs padded per row to 32 B (Normal) or packed
+// (Small); temporary buffer per ascsim_sort::topk_tmp_bytes (GetTopKMaxMinTmpSize reports the same).
 #ifndef ASCSIM_ASCSIM_KERNEL_VEC_SORT_H_
 #define ASCSIM_ASCSIM_KERNEL_VEC_SORT_H_
 #include <algorithm>
@@ -27,8 +30,10 @@
 #include <cstring>
 #include <string>
 #include <vector>
+#include "../sort_common.h"
 #include "dtype_check.h"
 #include "engine.h"
+#include "tpipe.h"
 
 namespace AscendC {
 
@@ -398,6 +403,120 @@ __aicore__ inline void ProposalExtract(const LocalTensor<T>& dst, const LocalTen
     std::vector<T> out(n);
     for (uint32_t i = 0; i < n; ++i) out[i] = src.addr_[size_t(i) * 8 + uint32_t(modeNumber)];
     std::memcpy(dst.addr_, out.data(), size_t(n) * sizeof(T));
+}
+
+
+// ------------------------------------------------------------------------------------------- high-level TopK
+struct TopKInfo {
+    int32_t outter = 1;
+    int32_t inner;
+    int32_t n;
+};
+
+}  // namespace AscendC
+
+namespace ascsim {
+namespace sortd {
+template <class T, bool isInitIndex, bool isHasfinish, bool small>
+inline void topk(const AscendC::LocalTensor<T>& dstValue, const AscendC::LocalTensor<int32_t>& dstIndex,
+                 const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<int32_t>& srcIndex,
+                 const AscendC::LocalTensor<bool>& finish, const AscendC::LocalTensor<uint8_t>* tmp, int32_t k,
+                 const AscendC::TopKInfo& info, bool isLargest) {
+    const char* api = "TopK";
+    const int32_t outter = info.outter, inner = info.inner, n = info.n;
+    if (outter < 1 || inner < 32 || inner % 32 != 0)
+        fail(api, "Failed to check topKInfo value in TopK",
+             "topKInfo outter " + std::to_string(outter) + " / inner " + std::to_string(inner) +
+                 ": outter must be >= 1 and inner a positive multiple of 32");
+    if (small ? inner != 32 : inner > 4096)
+        fail(api, "Failed to check topKInfo value in TopK",
+             small ? "TOPK_NSMALL needs topKInfo.inner == 32 (got " + std::to_string(inner) + ")"
+                   : "TOPK_NORMAL supports topKInfo.inner up to 4096 (got " + std::to_string(inner) + ")");
+    if (n < 1 || n > inner)
+        fail(api, "Failed to check topKInfo value in TopK",
+             "topKInfo.n " + std::to_string(n) + " outside 1 ~ inner (" + std::to_string(inner) + ")");
+    if (k < 1 || k > n)
+        fail(api, "Failed to check k value in TopK", "k " + std::to_string(k) + " outside 1 ~ n (" + std::to_string(n) + ")");
+    const uint32_t kv = small ? uint32_t(k) : (uint32_t(k) + 32u / sizeof(T) - 1) / (32u / sizeof(T)) * (32u / sizeof(T));
+    const uint32_t ki = small ? uint32_t(k) : (uint32_t(k) + 7u) / 8u * 8u;
+    const uint64_t rows = uint64_t(outter), srcBytes = rows * uint64_t(inner) * sizeof(T);
+    check_span(api, src, srcBytes, 32, "srcLocal");
+    if (isInitIndex) check_span(api, srcIndex, (small ? rows : 1u) * uint64_t(inner) * 4u, 32, "srcIndexLocal");
+    if (isHasfinish) check_span(api, finish, rows, 32, "finishLocal");
+    uint64_t vBytes = small ? rows * uint64_t(k) * sizeof(T) : rows * kv * sizeof(T), iBytes = rows * ki * 4u;
+    check_span(api, dstValue, vBytes, 32, "dstValueLocal");
+    check_span(api, dstIndex, iBytes, 32, "dstIndexLocal");
+    if (overlaps(dstValue.addr_, vBytes, src.addr_, srcBytes) || overlaps(dstIndex.addr_, iBytes, src.addr_, srcBytes) ||
+        overlaps(dstValue.addr_, vBytes, dstIndex.addr_, iBytes))
+        fail(api, "TopK does not support address overlap between src and dst", "srcLocal, dstValueLocal and dstIndexLocal must not share UB");
+    const uint32_t need = ::ascsim_sort::topk_tmp_bytes(inner, outter, isInitIndex, small);
+    if (tmp) {
+        check_ub_aligned(api, tmp->addr_);
+        if (tmp->GetSize() < need)
+            fail(api, "tmpLocal is too small",
+                 "TopK needs " + std::to_string(need) + " B of temporary buffer (GetTopKMaxMinTmpSize minValue) but got " +
+                     std::to_string(tmp->GetSize()) + " B");
+        check_ub(api, tmp->addr_, need);
+        if (overlaps(tmp->addr_, need, src.addr_, srcBytes) || overlaps(tmp->addr_, need, dstValue.addr_, vBytes) ||
+            overlaps(tmp->addr_, need, dstIndex.addr_, iBytes))
+            fail(api, "tmpLocal overlaps an operand", "the temporary buffer must not share UB with src/dst");
+    } else {
+        auto* pipe = AscendC::GetTPipePtr();
+        uint32_t used = pipe ? pipe->UsedBytes() : 0;
+        if (core().ub_size < used + need)
+            fail(api, "no UB left for the API's temporary buffer",
+                 "without tmpLocal TopK uses the UB after the last InitBuffer (" +
+                     std::to_string(core().ub_size - std::min(used, core().ub_size)) + " B free) but needs " +
+                     std::to_string(need) + " B; leave room or pass a tmpLocal");
+    }
+    std::vector<uint32_t> ord(static_cast<size_t>(inner));
+    std::vector<Key> keys(static_cast<size_t>(inner));
+    for (int32_t r = 0; r < outter; ++r) {
+        const T* row = src.addr_ + size_t(r) * size_t(inner);
+        for (int32_t p = 0; p < inner; ++p) {
+            ord[p] = uint32_t(p);
+            keys[p] = key_of<T>(reinterpret_cast<const uint8_t*>(row + p));
+            if (!isLargest) keys[p].v = -keys[p].v;   // ascending = descending of -x (NaN stays first)
+        }
+        std::stable_sort(ord.begin(), ord.end(), [&](uint32_t a, uint32_t b) { return before(keys[a], keys[b]); });
+        bool done = isHasfinish && finish.addr_[r];
+        for (int32_t j = 0; j < k; ++j) {
+            uint32_t p = ord[j];
+            dstValue.addr_[size_t(r) * kv + j] = row[p];
+            int32_t ix = int32_t(p);
+            if (isInitIndex) ix = srcIndex.addr_[(small ? size_t(r) * size_t(inner) : 0) + p];
+            dstIndex.addr_[size_t(r) * ki + j] = done ? n : ix;
+        }
+    }
+}
+}  // namespace sortd
+}  // namespace ascsim
+
+namespace AscendC {
+template <typename T, bool isInitIndex = false, bool isHasfinish = false, bool isReuseSrc = false,
+          enum TopKMode topkMode = TopKMode::TOPK_NORMAL, const TopKConfig& config = defaultTopKConfig, typename Tiling>
+__aicore__ inline void TopK(const LocalTensor<T>& dstValueLocal, const LocalTensor<int32_t>& dstIndexLocal, const LocalTensor<T>& srcLocal,
+                            const LocalTensor<int32_t>& srcIndexLocal, const LocalTensor<bool>& finishLocal,
+                            const LocalTensor<uint8_t>& tmpLocal, const int32_t k, const Tiling& tilling, const TopKInfo& topKInfo,
+                            const bool isLargest = true) {
+    ASCSIM_DTYPE_CHECK("TopK", T, "half / float", half, float);
+    static_assert(config.algo == TopKAlgo::MERGE_SORT, "TopK: the RADIX_SELECT algorithm is only supported on Ascend 950PR/950DT");
+    static_assert(!(topkMode == TopKMode::TOPK_NSMALL && isHasfinish), "TopK: TOPK_NSMALL supports only isHasfinish = false");
+    (void)tilling;
+    ::ascsim::sortd::topk<T, isInitIndex, isHasfinish, topkMode == TopKMode::TOPK_NSMALL>(
+        dstValueLocal, dstIndexLocal, srcLocal, srcIndexLocal, finishLocal, &tmpLocal, k, topKInfo, isLargest);
+}
+template <typename T, bool isInitIndex = false, bool isHasfinish = false, bool isReuseSrc = false,
+          enum TopKMode topkMode = TopKMode::TOPK_NORMAL, const TopKConfig& config = defaultTopKConfig, typename Tiling>
+__aicore__ inline void TopK(const LocalTensor<T>& dstValueLocal, const LocalTensor<int32_t>& dstIndexLocal, const LocalTensor<T>& srcLocal,
+                            const LocalTensor<int32_t>& srcIndexLocal, const LocalTensor<bool>& finishLocal, const int32_t k,
+                            const Tiling& tilling, const TopKInfo& topKInfo, const bool isLargest = true) {
+    ASCSIM_DTYPE_CHECK("TopK", T, "half / float", half, float);
+    static_assert(config.algo == TopKAlgo::MERGE_SORT, "TopK: the RADIX_SELECT algorithm is only supported on Ascend 950PR/950DT");
+    static_assert(!(topkMode == TopKMode::TOPK_NSMALL && isHasfinish), "TopK: TOPK_NSMALL supports only isHasfinish = false");
+    (void)tilling;
+    ::ascsim::sortd::topk<T, isInitIndex, isHasfinish, topkMode == TopKMode::TOPK_NSMALL>(
+        dstValueLocal, dstIndexLocal, srcLocal, srcIndexLocal, finishLocal, nullptr, k, topKInfo, isLargest);
 }
 
 }  // namespace AscendC
