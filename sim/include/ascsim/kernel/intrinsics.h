@@ -93,6 +93,8 @@ template <typename T> __aicore__ inline void vtranspose(T* dst, T* src) {
     ascsim::check_ub_aligned("vtranspose", src);
     ascsim::check_ub("vtranspose", dst, 512);
     ascsim::check_ub("vtranspose", src, 512);
+    ascsim::sync_v_read("vtranspose", src, 512);
+    ascsim::sync_v_write("vtranspose", dst, 512);
     uint16_t tmp[256];
     std::memcpy(tmp, src, 512);
     uint16_t out[256];
@@ -172,12 +174,14 @@ inline void vnchwconv(const char* api, int bits, const uint64_t* dst, const uint
         for (int k = 0; k < 16; ++k) {
             const uint8_t* s = reinterpret_cast<const uint8_t*>(uintptr_t(src[k] + sOff));
             vnch_block(api, "srcList", k, r, s);
+            sync_v_read(api, s, 32);
             std::memcpy(in[k], s, 32);
         }
         uint8_t* d[16];
         for (int k = 0; k < 16; ++k) {
             d[k] = reinterpret_cast<uint8_t*>(uintptr_t(dst[k] + dOff));
             vnch_block(api, "dstList", k, r, d[k]);
+            sync_v_write(api, d[k], 32);
             std::memcpy(out[k], d[k], 32);   // b8 keeps the other half of each destination block
         }
         if (bits == 16) {
@@ -299,6 +303,8 @@ __aicore__ inline void TransDataTo5HD(const LocalTensor<uint64_t>& dst, const Lo
     ascsim::check_ub_aligned("TransDataTo5HD", src.addr_);
     ascsim::check_ub("TransDataTo5HD", dst.addr_, 16 * sizeof(uint64_t));
     ascsim::check_ub("TransDataTo5HD", src.addr_, 16 * sizeof(uint64_t));
+    ascsim::sync_v_read("TransDataTo5HD", dst.addr_, 16 * sizeof(uint64_t));
+    ascsim::sync_v_read("TransDataTo5HD", src.addr_, 16 * sizeof(uint64_t));
     uint64_t d[16], s[16];
     std::memcpy(d, dst.addr_, sizeof(d));
     std::memcpy(s, src.addr_, sizeof(s));
