@@ -8,6 +8,7 @@
 #include <random>
 #include <string>
 #include <vector>
+#define ASCENDC_CUBE_ONLY   // also compiles the pure-cube IterateBatch(gm, enPartialSum, enAtomic, ...) overload
 #include "kernel_operator.h"
 #include "lib/matmul_intf.h"
 #include "tiling/tiling_api.h"
@@ -254,6 +255,14 @@ static void test_batch_matmul() {
             }
     }
     CHECK(err < 1e-4);
+    // the pure-cube form takes the batch counts from SetBatchNum: same result for batches 0..3
+    {
+        std::vector<float> C2(C.size(), -7.0f);
+        GlobalTensor<float> gc2; gc2.SetGlobalBuffer(C2.data(), C2.size());
+        mm.SetBatchNum(BA, BB);
+        mm.IterateBatch(gc2, false, 0, false);
+        CHECK(C2 == C);
+    }
     // fewer batches than the tiling's BatchNum is fine; more fails
     CHECK(throws([&] { mm.IterateBatch(gc, 2, 2, false); }).empty());
     CHECK(has(throws([&] { mm.IterateBatch(gc, 8, 2, false); }), "BatchNum"));

@@ -232,8 +232,10 @@ public:
               enPartialSum, enAtomic);
     }
 #ifdef ASCENDC_CUBE_ONLY
-    // pure-cube form: batch counts from SetBatchNum (or the tiling's layout info)
-    void IterateBatch(const AscendC::GlobalTensor<CT>& gm, bool enPartialSum, uint8_t enAtomic, bool enSequentialWrite,
+    // pure-cube form: batch counts from SetBatchNum (or the tiling's layout info). Chosen only for a bool second
+    // argument, so IterateBatch(gm, 2, 2, false) keeps meaning batchA/batchB.
+    template <class P, std::enable_if_t<std::is_same_v<P, bool>, int> = 0>
+    void IterateBatch(const AscendC::GlobalTensor<CT>& gm, P enPartialSum, uint8_t enAtomic, bool enSequentialWrite,
                       const uint32_t matrixStrideA = 0, const uint32_t matrixStrideB = 0, const uint32_t matrixStrideC = 0) {
         (void)matrixStrideC;
         Batch("Matmul::IterateBatch", gm.addr_, false, uint32_t(batchA_), uint32_t(batchB_), enSequentialWrite,
