@@ -1,7 +1,8 @@
 // ascsim: raw bisheng vector intrinsics that AscendC kernels mix in (reference §2.10). They take `__ubuf__ T*`
 // pointers (plain host addresses here, from LocalTensor::GetPhyAddr()) and use the core's mask register, like the
 // hardware. pipe_barrier / set_flag / wait_flag / set_vector_mask / set_mask_* live in sys.h.
-// Signatures follow the call sites in real kernels (they are not in the AscendC docs).
+// Signatures follow the call sites in real kernels (they are not in the AscendC docs). Also AscendC::TransDataTo5HD,
+// the documented API over scatter_vnchwconv_b8/b16/b32.
 #ifndef ASCSIM_KERNEL_INTRINSICS_H_
 #define ASCSIM_KERNEL_INTRINSICS_H_
 #include <cstring>

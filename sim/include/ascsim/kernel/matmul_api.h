@@ -1,10 +1,13 @@
 // ascsim: the high-level matmul API (matmul::Matmul, MatmulType, REGIST_MATMUL_OBJ), modelled functionally.
 // On the device the AIV-side object messages a matmul server on the AIC (through the system workspace); here the
-// AIV computes the product itself (float accumulation, one rounding to the C type) and the AIC of such a kernel
-// idles (the build registers an idle AIC, see jobs/kernelgen/bench/backends/sim_cube.py). Layouts: A is
-// row-major [M, Ka] (transposed: [Ka, M]), B is [Kb, N] (transposed: [N, Kb]), C and bias row-major with row
-// stride N (org shapes from the tiling or SetOrgShape). The tiling argument is the kernel-side struct the build
-// generates from optiling::TCubeTiling (ascsim/host/matmul_tiling.h).
+// AIV computes the product itself (float accumulation, int32 for int8 inputs, one conversion to the C type) and the
+// AIC of such a kernel idles (the build registers an idle AIC, see jobs/kernelgen/bench/backends/sim_cube.py).
+// Layouts: A is row-major [M, Ka] (transposed: [Ka, M]), B is [Kb, N] (transposed: [N, Kb]), C and bias row-major
+// with row stride N (org shapes from the tiling or SetOrgShape). The tiling argument is the kernel-side struct the
+// build generates from optiling::TCubeTiling (ascsim/host/matmul_tiling.h).
+// Variants: IterateBatch (LayoutMode::NORMAL; the other layouts, IterateNBatch/GetBatchTensorC and SetHF32(true) are
+// refused), SetQuantScalar/SetQuantVector (the Fixpipe quant conversion of cube_api.h). Also reachable as
+// AscendC::Matmul / AscendC::MatmulType.
 #ifndef ASCSIM_KERNEL_MATMUL_API_H_
 #define ASCSIM_KERNEL_MATMUL_API_H_
 #include <string>
