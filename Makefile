@@ -18,6 +18,7 @@ services:
 	bash hack/testenv/build.sh
 	bash hack/llama-server/build.sh
 	bash hack/prometheus/install.sh
+	bash hack/clang/install.sh
 
 setup: setup-python services
 

@@ -9,7 +9,9 @@
 - run (the case with the most input elements unless --case): median wall time of ModelNew.forward (simulated kernel incl. tiling, GM copies, core threads) and of
   Model.forward (PyTorch CPU reference) on one test case, measured in a subprocess like the harness's worker.
 Wall times are medians, CPU times the minimum over repeats (robust on a shared machine).
-Targets (issue 3): cached compile + run <= 2 s median per candidate; simulated run <= 20x the reference.
+Targets (issue 3): cached compile + run <= 2 s median per candidate; simulated run <= 20x the reference. "Cached" is
+read strictly: a NEW candidate with the toolchain caches warm (the incremental column), not a rebuild of an
+identical candidate (the cached column, a whole-build cache hit).
 """
 from __future__ import annotations
 
@@ -143,10 +145,14 @@ def main() -> int:
         med = statistics.median(r["cached_plus_run_s"] for r in rows)
         med_inc = statistics.median(r["incremental_s"] + r["sim_run_s"] for r in rows)
         worst = max(rows, key=lambda r: r["ratio"])
+        worst_cpu = max(rows, key=lambda r: r["cpu_ratio"])
         print(f"median cached compile + run: {med:.3f} s   median incremental compile + run: {med_inc:.2f} s   "
               f"median sim/torch ratio: {statistics.median(r['ratio'] for r in rows):.1f}x wall, "
               f"{statistics.median(r['cpu_ratio'] for r in rows):.1f}x cpu   "
-              f"worst: {worst['ratio']:.1f}x ({worst['task']})")
+              f"worst: {worst['ratio']:.1f}x wall ({worst['task']}), {worst_cpu['cpu_ratio']:.1f}x cpu ({worst_cpu['task']})")
+        over = [r["task"] for r in rows if r["cpu_ratio"] > 20]   # CPU time: robust on a shared machine
+        print(f"targets: incremental compile + run <= 2 s: {'met' if med_inc <= 2 else 'MISSED'}; "
+              f"sim/torch <= 20x (cpu): {'met for every task' if not over else 'MISSED for ' + ', '.join(over)}")
         print(json.dumps(rows))
     return 0
 

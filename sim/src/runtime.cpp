@@ -469,6 +469,46 @@ void OpImplRegisterV2::SetParse(std::function<std::shared_ptr<void>(OpCallInfo*)
 namespace ascsim {
 
 // ---------------------------------------------------------------- launch ----------------------------------
+// GM buffers are recycled across launches: fresh pages for every launch (mmap, page faults, munmap) cost more
+// than the simulated kernel itself for element-wise ops. Every byte is rewritten (input copy, 0xFF fill, guards)
+// before a kernel sees it, so reuse is invisible to kernels.
+static std::mutex g_gm_pool_m;
+static std::multimap<size_t, uint8_t*> g_gm_pool;   // capacity -> buffer
+static size_t g_gm_pool_bytes = 0;
+static constexpr size_t kGmPoolLimit = size_t(256) << 20;
+static std::map<uint8_t*, size_t> g_gm_capacity;     // every buffer handed out -> its capacity
+
+static uint8_t* gm_pool_take(size_t total) {
+    {
+        std::lock_guard<std::mutex> lk(g_gm_pool_m);
+        auto it = g_gm_pool.lower_bound(total);
+        if (it != g_gm_pool.end() && it->first <= 2 * total) {
+            uint8_t* p = it->second;
+            g_gm_pool_bytes -= it->first;
+            g_gm_pool.erase(it);
+            return p;
+        }
+    }
+    void* mem = nullptr;
+    if (posix_memalign(&mem, 4096, total) != 0) throw std::runtime_error("[ascsim] out of host memory for GM");
+    std::lock_guard<std::mutex> lk(g_gm_pool_m);
+    g_gm_capacity[static_cast<uint8_t*>(mem)] = total;
+    return static_cast<uint8_t*>(mem);
+}
+
+static void gm_pool_give(uint8_t* p) {
+    if (!p) return;
+    std::lock_guard<std::mutex> lk(g_gm_pool_m);
+    size_t cap = g_gm_capacity.at(p);
+    if (g_gm_pool_bytes + cap > kGmPoolLimit) {
+        g_gm_capacity.erase(p);
+        std::free(p);
+        return;
+    }
+    g_gm_pool.emplace(cap, p);
+    g_gm_pool_bytes += cap;
+}
+
 static GmRegion* gm_alloc(Launch& L, const std::string& name, GmKind kind, const void* src, size_t size) {
     auto r = std::make_unique<GmRegion>();
     r->name = name;
@@ -476,9 +516,7 @@ static GmRegion* gm_alloc(Launch& L, const std::string& name, GmKind kind, const
     r->size = size;
     r->padded = std::max<size_t>(512, (size + 32 + 511) / 512 * 512);
     size_t total = kGuard + r->padded + kGuard;
-    void* mem = nullptr;
-    if (posix_memalign(&mem, 4096, total) != 0) throw std::runtime_error("[ascsim] out of host memory for GM");
-    r->raw = static_cast<uint8_t*>(mem);
+    r->raw = gm_pool_take(total);
     r->base = r->raw + kGuard;
     std::memset(r->raw, kCanary, kGuard);
     std::memset(r->base + r->padded, kCanary, kGuard);
@@ -1119,13 +1157,13 @@ void exec_npu_cmd(const char* api, std::vector<HostArg>& args) {
         else finished = run_cores_sequential(L, entry->fn, gm_args.data(), gm_args.size(), block_dim);
     } catch (...) {
         g_launch = nullptr;
-        for (auto& r : L.regions) std::free(r->raw);
+        for (auto& r : L.regions) gm_pool_give(r->raw);
         throw;
     }
     g_launch = nullptr;
     if (!finished) {   // reached SyncAll: rerun from the untouched host tensors with one thread per core
         entry->needs_threads = true;
-        for (auto& r : L.regions) std::free(r->raw);
+        for (auto& r : L.regions) gm_pool_give(r->raw);
         continue;
     }
     for (auto& w : L.warnings) std::fprintf(stderr, "[ascsim] warning: %s\n", w.c_str());
@@ -1135,7 +1173,7 @@ void exec_npu_cmd(const char* api, std::vector<HostArg>& args) {
             failure = "EZ9999: Inner Error! [ascsim] The DDR address of the MTE instruction is out of range. (a kernel wrote "
                       "outside the allocation of '" + r->name + "' through a raw pointer)";
     if (!failure.empty()) {
-        for (auto& r : L.regions) std::free(r->raw);
+        for (auto& r : L.regions) gm_pool_give(r->raw);
         throw std::runtime_error(failure);
     }
     for (size_t k = 0; k < nout; ++k) {
@@ -1154,7 +1192,7 @@ void exec_npu_cmd(const char* api, std::vector<HostArg>& args) {
         if (r->written && args[k].kind == HostArg::TENSOR) std::memcpy(args[k].data, r->base, args[k].nbytes);
         ++inst;
     }
-    for (auto& r : L.regions) std::free(r->raw);
+    for (auto& r : L.regions) gm_pool_give(r->raw);
     return;
     }
 }

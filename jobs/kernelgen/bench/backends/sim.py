@@ -111,6 +111,16 @@ def torch_build_info() -> dict:
     return info
 
 
+@functools.lru_cache(maxsize=None)
+def compiler_id(cxx: str) -> str:
+    """First line of `cxx --version`: part of every cache key, so g++ and clang++ objects never mix."""
+    try:
+        out = subprocess.run([cxx, "--version"], capture_output=True, text=True, timeout=30).stdout
+        return out.splitlines()[0] if out else cxx
+    except (OSError, subprocess.SubprocessError):
+        return cxx
+
+
 @functools.lru_cache(maxsize=1)
 def cpu_flags() -> tuple[str, ...]:
     """-mf16c where the CPU converts half precision in hardware (same IEEE results as ascsim's software path)."""
@@ -249,15 +259,24 @@ class SimBackend:
 
     name = "sim"
 
-    def __init__(self, cache_dir: str | Path | None = None, opt: str = OPT, **_: object):
+    def __init__(self, cache_dir: str | Path | None = None, opt: str = OPT, cxx: str | None = None, **_: object):
         self.cache = Path(cache_dir) if cache_dir else cache_root()
         self.opt = opt
+        self.cxx = cxx or CXX   # g++ by default; clang++ is supported too (ASCSIM_CXX or cxx=)
+
+    @property
+    def cxx_id(self) -> str:
+        return compiler_id(self.cxx)
+
+    @property
+    def is_clang(self) -> bool:
+        return "clang" in self.cxx_id.lower()
 
     # -- Backend protocol ------------------------------------------------------------------------------------
     def versions(self) -> dict[str, str]:
         v = {"simulator": f"ascsim-{sim_sources_hash()}", "backend": "sim"}
         try:
-            v["compiler"] = subprocess.run([CXX, "--version"], capture_output=True, text=True, timeout=30).stdout.splitlines()[0]
+            v["compiler"] = subprocess.run([self.cxx, "--version"], capture_output=True, text=True, timeout=30).stdout.splitlines()[0]
         except (OSError, subprocess.SubprocessError, IndexError):
             v["compiler"] = "unavailable"
         try:
@@ -267,8 +286,8 @@ class SimBackend:
         return v
 
     def available(self) -> tuple[bool, str]:
-        if shutil.which(CXX) is None:
-            return False, f"C++ compiler {CXX!r} not found"
+        if shutil.which(self.cxx) is None:
+            return False, f"C++ compiler {self.cxx!r} not found"
         if not (SIM_INCLUDE / "kernel_operator.h").exists():
             return False, f"ascsim headers not found under {SIM_INCLUDE}"
         try:
@@ -292,7 +311,7 @@ class SimBackend:
             p = src / rel
             p.parent.mkdir(parents=True, exist_ok=True)
             p.write_text(text)
-        digest = _sha(sim_sources_hash(), self.opt, task.op_name, task.kernel_name,
+        digest = _sha(sim_sources_hash(), self.cxx_id, self.opt, task.op_name, task.kernel_name,
                       *(f"{k}\n{files[k]}" for k in sorted(files)))
         (workdir / "meta.json").write_text(json.dumps({"op": task.op_name, "kernel": task.kernel_name}))
         return Workspace(root=workdir, task=task, candidate=candidate, content_sha256=digest)
@@ -325,7 +344,7 @@ class SimBackend:
         """Content-addressed object cache: cmd_fn(out_path) builds the object when the key is new."""
         objs = self.cache / "objs"
         objs.mkdir(parents=True, exist_ok=True)
-        target = objs / f"{name}-{key[:24]}.o"
+        target = objs / f"{name}-{_sha(key, self.cxx_id)[:24]}.o"
         if target.exists():
             return target
         tmp = objs / f".{target.name}.{uuid.uuid4().hex}.tmp.o"
@@ -336,14 +355,17 @@ class SimBackend:
     def _runtime_objs(self, deadline: float) -> tuple[Path, Path]:
         flags = [STD, "-O2", "-fPIC", f"-I{SIM_INCLUDE}"]
         key = _sha(sim_sources_hash(), *_portable(flags))
-        rt = self._obj("ascsim-runtime", key, lambda o: [CXX, *flags, "-c", str(SIM_ROOT / "src" / "runtime.cpp"), "-o", str(o)],
+        rt = self._obj("ascsim-runtime", key, lambda o: [self.cxx, *flags, "-c", str(SIM_ROOT / "src" / "runtime.cpp"), "-o", str(o)],
                        deadline, "runtime")
-        dump = self._obj("ascsim-opdump", key, lambda o: [CXX, *flags, "-c", str(SIM_ROOT / "src" / "opdump.cpp"), "-o", str(o)],
+        dump = self._obj("ascsim-opdump", key, lambda o: [self.cxx, *flags, "-c", str(SIM_ROOT / "src" / "opdump.cpp"), "-o", str(o)],
                          deadline, "opdump")
         return rt, dump
 
     def _pch_dir(self, deadline: float) -> Path | None:
-        """Directory holding kernel_operator.h + its precompiled .gch (searched before sim/include)."""
+        """Directory holding kernel_operator.h + its precompiled .gch (searched before sim/include); g++ only
+        (clang looks a precompiled header up only through -include-pch)."""
+        if self.is_clang:
+            return None
         flags = self._kernel_flags()
         d = self.cache / f"pch-{_sha(headers_hash(*KERNEL_HEADERS), *flags)[:16]}"
         if (d / "kernel_operator.h.gch").exists():
@@ -352,7 +374,7 @@ class SimBackend:
         shutil.copy(SIM_INCLUDE / "kernel_operator.h", d / "kernel_operator.h")
         tmp = d / f".gch.{uuid.uuid4().hex}.tmp"
         try:
-            _run([CXX, *flags, f"-I{SIM_INCLUDE}", "-x", "c++-header", str(d / "kernel_operator.h"), "-o", str(tmp)], deadline,
+            _run([self.cxx, *flags, f"-I{SIM_INCLUDE}", "-x", "c++-header", str(d / "kernel_operator.h"), "-o", str(tmp)], deadline,
                  what="precompiled header")
         except BuildError:
             return None
@@ -383,12 +405,12 @@ class SimBackend:
         host_objs = []
         for p in host_srcs:
             key = _sha(headers_hash(*HOST_HEADERS), host_ctx, p.name, *hflags[:3])
-            host_objs.append(self._obj("host", key, lambda o, p=p: [CXX, *hflags, "-c", str(p), "-o", str(o)], deadline,
+            host_objs.append(self._obj("host", key, lambda o, p=p: [self.cxx, *hflags, "-c", str(p), "-o", str(o)], deadline,
                                        f"host {p.name}"))
 
         # 2. registered OpDefs and tiling classes
         dump_exe = work / "opdump"
-        _run([CXX, "-o", str(dump_exe), str(dump_obj), *map(str, host_objs), str(rt_obj), "-lpthread"], deadline,
+        _run([self.cxx, "-o", str(dump_exe), str(dump_obj), *map(str, host_objs), str(rt_obj), "-lpthread"], deadline,
              what="link host")
         try:
             dump = json.loads(_run([str(dump_exe)], min(deadline, time.monotonic() + 60), what="host registration").strip().splitlines()[-1])
@@ -444,7 +466,7 @@ class SimBackend:
             tu.write_text(kernel_tu(task.op_name, task.kernel_name, str(kworks[core] / main_k.name), macros, cols, keys, i,
                                     core, ktype, idle_aic))
             key = _sha(headers_hash(*KERNEL_HEADERS), kctx, tu.read_text(), *kflags)
-            kernel_objs.append(self._obj("kernel", key, lambda o, tu=tu: [CXX, *kflags, *inc, "-c", str(tu), "-o", str(o)],
+            kernel_objs.append(self._obj("kernel", key, lambda o, tu=tu: [self.cxx, *kflags, *inc, "-c", str(tu), "-o", str(o)],
                                          deadline, f"kernel combination {i} ({core})"))
 
         # 4. the task's pybind module
@@ -454,7 +476,7 @@ class SimBackend:
                   "-DTORCH_API_INCLUDE_EXTENSION_H", f"-I{SIM_INCLUDE}", *(f"-I{d}" for d in tinfo["inc"]), f"-I{py_inc}"]
         pyb = src / "pybind.cpp"
         pkey = _sha(headers_hash(*PYBIND_HEADERS), pyb.read_text(), *_portable(pflags))
-        pyb_obj = self._obj("pybind", pkey, lambda o: [CXX, *pflags, "-c", str(pyb), "-o", str(o)], deadline, "pybind")
+        pyb_obj = self._obj("pybind", pkey, lambda o: [self.cxx, *pflags, "-c", str(pyb), "-o", str(o)], deadline, "pybind")
 
         # 5. link the extension, then publish the build directory atomically
         tmp_out = out.parent / f".{out.name}.{uuid.uuid4().hex}.tmp"
@@ -462,7 +484,7 @@ class SimBackend:
             shutil.rmtree(tmp_out)
         tmp_out.mkdir(parents=True)
         libs = [f"-L{d}" for d in tinfo["lib"]] + [f"-Wl,-rpath,{d}" for d in tinfo["lib"]]
-        _run([CXX, "-shared", "-o", str(tmp_out / f"{MODULE}{EXT_SUFFIX}"), str(pyb_obj), *map(str, host_objs),
+        _run([self.cxx, "-shared", "-o", str(tmp_out / f"{MODULE}{EXT_SUFFIX}"), str(pyb_obj), *map(str, host_objs),
               *map(str, kernel_objs), str(rt_obj), *libs, "-lc10", "-ltorch", "-ltorch_cpu", "-ltorch_python", "-lpthread"],
              deadline, what="link extension")
         shutil.copy(work / "opdef.json", tmp_out / "opdef.json")
