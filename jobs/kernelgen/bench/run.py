@@ -190,7 +190,8 @@ def stage_evaluate(spec: Any, *, shard: int = 0, shards: int | None = None, prog
     rd.pull(key)
     if backend is None:
         try:
-            backend = get_backend(spec.spec.evaluation.backend)
+            ev = spec.spec.evaluation
+            backend = get_backend(ev.backend, **({"sync_check": ev.sync_check} if ev.backend == "sim" else {}))
             ok, why = backend.available()
         except BackendUnavailable as e:
             ok, why = False, str(e)

@@ -135,6 +135,11 @@ class Evaluation(SpecModel):
         description="Per-dtype overrides keyed by dtype name (float16, bfloat16, float32, ...).",
     )
     exclusive_device: bool = Field(default=True, description="One whole NPU per evaluator so timings are not shared.")
+    sync_check: Literal["off", "warn", "error"] = Field(
+        default="off",
+        description="sim backend: ascsim's missing-synchronisation detector (pipes that would race on the device); "
+                    "warn adds its reports to each case's diagnostics, error fails the case.",
+    )
 
 
 class Metrics(SpecModel):

@@ -267,10 +267,14 @@ class SimBackend:
 
     name = "sim"
 
-    def __init__(self, cache_dir: str | Path | None = None, opt: str = OPT, cxx: str | None = None, **_: object):
+    def __init__(self, cache_dir: str | Path | None = None, opt: str = OPT, cxx: str | None = None,
+                 sync_check: str = "off", **_: object):
         self.cache = Path(cache_dir) if cache_dir else cache_root()
         self.opt = opt
         self.cxx = cxx or CXX   # g++ by default; clang++ is supported too (ASCSIM_CXX or cxx=)
+        if sync_check not in ("off", "warn", "error"):
+            raise ValueError(f"sync_check must be off, warn or error, not {sync_check!r}")
+        self.sync_check = sync_check
 
     @property
     def cxx_id(self) -> str:
@@ -345,7 +349,8 @@ class SimBackend:
         return CompileResult(ok=True, seconds=time.monotonic() - t0, log=log[-LOG_LIMIT:], cached=False)
 
     def runtime_env(self, ws: Workspace) -> RuntimeEnv:
-        return RuntimeEnv(env={}, python_path=[self.build_dir(ws), SIM_PYTHON], device="cpu")
+        env = {} if self.sync_check == "off" else {"ASCSIM_SYNC_CHECK": self.sync_check}
+        return RuntimeEnv(env=env, python_path=[self.build_dir(ws), SIM_PYTHON], device="cpu")
 
     # -- build steps ------------------------------------------------------------------------------------------
     def _obj(self, name: str, key: str, cmd_fn, deadline: float, what: str) -> Path:
