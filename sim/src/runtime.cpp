@@ -278,7 +278,8 @@ static void sync_conflict(SyncState* S, int q, const char* qapi, int p, const ch
     warn("sync check", msg);
 }
 
-void sync_access(int pipe, const char* api, const void* p, size_t bytes, bool write) {
+void sync_access(int pipe, const char* api, const void* p, size_t bytes, int role) {
+    bool write = role != 0, check_war = role == 1;
     CoreCtx& c = core();
     SyncState* S = c.sync;
     int pp = pipe_index(pipe);
@@ -293,9 +294,9 @@ void sync_access(int pipe, const char* api, const void* p, size_t bytes, bool wr
     for (size_t b = b0; b < b1 && b < S->blocks.size(); ++b) {
         Block& k = S->blocks[b];
         if (k.wp >= 0 && k.wp != pp && me.c[k.wp] < k.wt)
-            sync_conflict(S, k.wp, k.wapi, pp, api, b * 32, write ? "write after write" : "read after write");
+            sync_conflict(S, k.wp, k.wapi, pp, api, b * 32, check_war ? "write after write" : "read after write");
         if (write) {
-            for (int r = 0; r < kNP; ++r)
+            for (int r = 0; r < kNP && check_war; ++r)
                 if (r != pp && k.rt[r] && me.c[r] < k.rt[r]) sync_conflict(S, r, k.rapi[r], pp, api, b * 32, "write after read");
             k.wt = t; k.wp = int8_t(pp); k.wapi = api;
             for (int r = 0; r < kNP; ++r) k.rt[r] = 0;

@@ -68,7 +68,8 @@ int sync_check_mode_from_env();
 bool sync_auto_from_env();
 uint64_t sync_report_count(const CoreCtx& c);
 std::string sync_last_report(const CoreCtx& c);
-void sync_access(int pipe, const char* api, const void* p, size_t bytes, bool write);
+// role: 0 read, 1 write, 2 unknown (an operand whose caller did not say: checked as a read, recorded as a write)
+void sync_access(int pipe, const char* api, const void* p, size_t bytes, int role);
 void sync_flag(int src_pipe, int dst_pipe, int id, bool set);
 void sync_barrier_all();
 void sync_queue_event(int event, const void* slot, int src_pos, int dst_pos);

@@ -209,6 +209,29 @@ int main() {
     CHECK(reports() == 2);   // SetValue -> Adds (S_V) and Adds -> GetValue (V_S)
     CHECK(has(last(), "HardEvent::V_S") || has(last(), "HardEvent::S_V"));
 
+    // operands of unknown role (APIs that only call check_count, e.g. the high-level ones): checked like a read
+    // (an earlier MTE3 read is no conflict: RmsNorm's BroadCast reads a tensor that was just copied out) and
+    // recorded like a write (a later MTE3 read still needs V_MTE3)
+    init_gm();
+    fresh_core(1);
+    {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> bz;
+        pipe.InitBuffer(bz, N * 4);
+        GlobalTensor<float> gz;
+        gz.SetGlobalBuffer(g_z.data(), 4 * N);
+        LocalTensor<float> z = bz.Get<float>();
+        Duplicate(z, 3.0f, N);
+        PipeBarrier<PIPE_ALL>();
+        DataCopy(gz, z, N);
+        ascsim::check_count("Probe", z, N);
+        CHECK(reports() == 0);
+        DataCopy(gz[N], z, N);
+        CHECK(reports() == 1);
+        CHECK(has(last(), "between Probe (V) and DataCopy (MTE3)"));
+        CHECK(g_z[N + 7] == 3.0f);
+    }
+
     // error mode fails the launch with the same message
     init_gm();
     fresh_core(2);

@@ -47,7 +47,7 @@ template <typename T> __aicore__ inline void DataCopy(const LocalTensor<T>& dst,
     ::ascsim::check_ub_aligned("DataCopy", dst.addr_);
     ::ascsim::check_gm_elem_align("DataCopy", src.addr_, sizeof(T));
     ::ascsim::check_ub("DataCopy", dst.addr_, bytes);
-    ::ascsim::sync_ub(::ascsim::kPipeMte2, "DataCopy", dst.addr_, bytes, true);
+    ::ascsim::sync_ub(::ascsim::kPipeMte2, "DataCopy", dst.addr_, bytes, ::ascsim::kWrite);
     ::ascsim::gm_load(dst.addr_, src.addr_, bytes, "DataCopy");
 }
 template <typename T> __aicore__ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count) {
@@ -56,7 +56,7 @@ template <typename T> __aicore__ inline void DataCopy(const GlobalTensor<T>& dst
     ::ascsim::check_ub_aligned("DataCopy", src.addr_);
     ::ascsim::check_gm_elem_align("DataCopy", dst.addr_, sizeof(T));
     ::ascsim::check_ub("DataCopy", src.addr_, bytes);
-    ::ascsim::sync_ub(::ascsim::kPipeMte3, "DataCopy", src.addr_, bytes, false);
+    ::ascsim::sync_ub(::ascsim::kPipeMte3, "DataCopy", src.addr_, bytes, ::ascsim::kRead);
     ::ascsim::gm_store(dst.addr_, src.addr_, bytes / sizeof(T), "DataCopy");
 }
 template <typename T> __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count) {
@@ -79,7 +79,7 @@ template <typename T> __aicore__ inline void DataCopy(const LocalTensor<T>& dst,
         uint8_t* d = (uint8_t*)dst.addr_ + b * (len + size_t(p.dstStride) * 32);
         const uint8_t* s = (const uint8_t*)src.addr_ + b * (len + size_t(p.srcStride) * 32);
         ::ascsim::check_ub("DataCopy", d, len);
-        ::ascsim::sync_ub(::ascsim::kPipeMte2, "DataCopy", d, len, true);
+        ::ascsim::sync_ub(::ascsim::kPipeMte2, "DataCopy", d, len, ::ascsim::kWrite);
         ::ascsim::gm_load(d, s, len, "DataCopy");
     }
 }
@@ -92,7 +92,7 @@ template <typename T> __aicore__ inline void DataCopy(const GlobalTensor<T>& dst
         const uint8_t* s = (const uint8_t*)src.addr_ + b * (len + size_t(p.srcStride) * 32);
         uint8_t* d = (uint8_t*)dst.addr_ + b * (len + size_t(p.dstStride) * 32);
         ::ascsim::check_ub("DataCopy", s, len);
-        ::ascsim::sync_ub(::ascsim::kPipeMte3, "DataCopy", s, len, false);
+        ::ascsim::sync_ub(::ascsim::kPipeMte3, "DataCopy", s, len, ::ascsim::kRead);
         ::ascsim::gm_store((T*)d, (const T*)s, len / sizeof(T), "DataCopy");
     }
 }
@@ -128,7 +128,7 @@ inline void gm_to_ub(const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint
         uint8_t* d = (uint8_t*)dst.addr_ + b * (slot + ubGapBlocks * 32);
         const uint8_t* s = (const uint8_t*)src.addr_ + b * (uint64_t(blockLen) + gmGapBytes);
         ::ascsim::check_ub(api, d, slot);
-        ::ascsim::sync_ub(::ascsim::kPipeMte2, api, d, slot, true);
+        ::ascsim::sync_ub(::ascsim::kPipeMte2, api, d, slot, ::ascsim::kWrite);
         if (isPad) for (uint32_t i = 0; i < left; ++i) ((T*)d)[i] = padValue;
         ::ascsim::gm_load(d + left * sizeof(T), s, blockLen, api);
         if (isPad) {
@@ -149,7 +149,7 @@ inline void ub_to_gm(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint
         const uint8_t* s = (const uint8_t*)src.addr_ + b * (slot + ubGapBlocks * 32);
         uint8_t* d = (uint8_t*)dst.addr_ + b * (uint64_t(blockLen) + gmGapBytes);
         ::ascsim::check_ub(api, s, blockLen);
-        ::ascsim::sync_ub(::ascsim::kPipeMte3, api, s, blockLen, false);
+        ::ascsim::sync_ub(::ascsim::kPipeMte3, api, s, blockLen, ::ascsim::kRead);
         if (blockLen % sizeof(T)) {
             ::ascsim::check_gm(d, blockLen, true, api);
             std::memcpy(d, s, blockLen);

@@ -49,11 +49,13 @@ struct Opnd {
 
 inline bool bit(const Mask& m, uint32_t i) { return (m.bits[i >> 6] >> (i & 63)) & 1ull; }
 
-// Checks operand placement for a level-0 call and returns the number of repeats to run. The first `ndst` operands
-// are written, the others read (PIPE_V accesses for the missing-sync detector).
+// Checks operand placement for a level-0 call and returns the number of repeats to run. For the missing-sync
+// detector (PIPE_V accesses) the first `ndst` operands are written and the others read; by default (kDstUnknown)
+// ops[0] has an unknown role.
+constexpr uint32_t kDstUnknown = ~0u;
 template <size_t N>
 inline uint32_t prepare_repeats(const char* api, const Mask& m, uint32_t repeat, uint32_t epr, const Opnd (&ops)[N],
-                                uint32_t ndst = 1) {
+                                uint32_t ndst = kDstUnknown) {
     if (!m.counter && repeat > 255)
         fail(api, "Failed to check repeatTime value", "repeatTime " + std::to_string(repeat) + " outside the valid range 0 ~ 255");
     uint32_t reps = m.counter ? uint32_t((m.total + epr - 1) / epr) : repeat;
@@ -68,7 +70,7 @@ inline uint32_t prepare_repeats(const char* api, const Mask& m, uint32_t repeat,
         uint8_t* e2 = reps > 1 ? o.at(reps - 2, last) + o.esize : e1;
         uint8_t* end = std::max(e1, e2);
         if (end > core().ub + core().ub_size) fail_ub_bounds(api, o.base, size_t(end - o.base));
-        sync_ub(kPipeV, api, o.base, size_t(end - o.base), k < ndst);
+        sync_ub(kPipeV, api, o.base, size_t(end - o.base), ndst == kDstUnknown ? (k == 0 ? kUnknownRole : kRead) : k < ndst ? kWrite : kRead);
     }
     return reps;
 }
@@ -94,10 +96,10 @@ inline void for_each_active(const char* api, const Mask& m, uint32_t repeat, uin
     for_each_active(api, 1u, m, repeat, epr, ops, static_cast<F&&>(f));
 }
 
-// Count-form placement check: `count` contiguous elements from each operand. check_count marks the operand as
-// written by PIPE_V (the conservative choice for callers that do not say), check_src as read.
+// Count-form placement check: `count` contiguous elements from each operand. For the missing-sync detector
+// check_dst marks the operand as written by PIPE_V, check_src as read, check_count as an operand of unknown role.
 template <class T>
-inline bool check_count_as(const char* api, const AscendC::LocalTensor<T>& t, int64_t count, uint64_t esize, bool write) {
+inline bool check_count_as(const char* api, const AscendC::LocalTensor<T>& t, int64_t count, uint64_t esize, int role) {
     if (count <= 0) return false;
     check_ub_aligned(api, t.addr_);
     uint64_t bytes = uint64_t(count) * esize;
@@ -105,16 +107,20 @@ inline bool check_count_as(const char* api, const AscendC::LocalTensor<T>& t, in
     if (uint64_t(count) * esize > uint64_t(t.size_) * sizeof(T))
         warn(api, "tensor size overflow: " + std::to_string(count) + " elements requested from a tensor of " +
                   std::to_string(t.size_ * sizeof(T) / esize) + " (CPU-debug would reject this)");
-    sync_ub(kPipeV, api, t.addr_, size_t(bytes), write);
+    sync_ub(kPipeV, api, t.addr_, size_t(bytes), role);
     return true;
 }
 template <class T>
 inline bool check_count(const char* api, const AscendC::LocalTensor<T>& t, int64_t count, uint64_t esize = sizeof(T)) {
-    return check_count_as(api, t, count, esize, true);
+    return check_count_as(api, t, count, esize, kUnknownRole);
+}
+template <class T>
+inline bool check_dst(const char* api, const AscendC::LocalTensor<T>& t, int64_t count, uint64_t esize = sizeof(T)) {
+    return check_count_as(api, t, count, esize, kWrite);
 }
 template <class T>
 inline bool check_src(const char* api, const AscendC::LocalTensor<T>& t, int64_t count, uint64_t esize = sizeof(T)) {
-    return check_count_as(api, t, count, esize, false);
+    return check_count_as(api, t, count, esize, kRead);
 }
 
 template <class T> inline constexpr uint32_t elems_per_repeat() { return 256u / sizeof(T); }

@@ -16,16 +16,20 @@ namespace ascsim {
 // PIPE_ALL 6, PIPE_FIX 10.
 constexpr int kPipeS = 0, kPipeV = 1, kPipeM = 2, kPipeMte1 = 3, kPipeMte2 = 4, kPipeMte3 = 5, kPipeAll = 6, kPipeFix = 10;
 
+// Operand roles: kUnknownRole is for callers that do not say whether an operand is read or written (it is
+// checked like a read, so no write-after-read is reported for it, and recorded like a write).
+constexpr int kRead = 0, kWrite = 1, kUnknownRole = 2;
+
 // Queue events of TQue/TQueBind (the automatic sync TPipe inserts).
 enum SyncQueueEvent { kQueAlloc = 0, kQueEnQue, kQueDeQue, kQueFree };
 
 inline bool sync_on() { return __builtin_expect(core().sync != nullptr, 0); }
 // An access of [p, p + bytes) by `pipe`; parts outside this core's UB are ignored.
-inline void sync_ub(int pipe, const char* api, const void* p, size_t bytes, bool write) {
-    if (sync_on()) sync_access(pipe, api, p, bytes, write);
+inline void sync_ub(int pipe, const char* api, const void* p, size_t bytes, int role) {
+    if (sync_on()) sync_access(pipe, api, p, bytes, role);
 }
-inline void sync_v_read(const char* api, const void* p, size_t bytes) { sync_ub(kPipeV, api, p, bytes, false); }
-inline void sync_v_write(const char* api, const void* p, size_t bytes) { sync_ub(kPipeV, api, p, bytes, true); }
+inline void sync_v_read(const char* api, const void* p, size_t bytes) { sync_ub(kPipeV, api, p, bytes, kRead); }
+inline void sync_v_write(const char* api, const void* p, size_t bytes) { sync_ub(kPipeV, api, p, bytes, kWrite); }
 inline void sync_set(int src, int dst, int id) { if (sync_on()) sync_flag(src, dst, id, true); }
 inline void sync_wait(int src, int dst, int id) { if (sync_on()) sync_flag(src, dst, id, false); }
 inline void sync_barrier_pipe(int pipe) { if (sync_on() && pipe == kPipeAll) sync_barrier_all(); }

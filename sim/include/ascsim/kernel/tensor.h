@@ -37,17 +37,17 @@ public:
     uint64_t GetPhyAddr(const uint32_t offset) const { return reinterpret_cast<uint64_t>(addr_ + offset); }
     T GetValue(const uint32_t index) const {
         ascsim::check_ub("LocalTensor::GetValue", addr_ + index, sizeof(T));
-        ascsim::sync_ub(ascsim::kPipeS, "GetValue", addr_ + index, sizeof(T), false);
+        ascsim::sync_ub(ascsim::kPipeS, "GetValue", addr_ + index, sizeof(T), ascsim::kRead);
         return addr_[index];
     }
     template <typename U> void SetValue(const uint32_t index, const U& value) const {
         ascsim::check_ub("LocalTensor::SetValue", addr_ + index, sizeof(T));
-        ascsim::sync_ub(ascsim::kPipeS, "SetValue", addr_ + index, sizeof(T), true);
+        ascsim::sync_ub(ascsim::kPipeS, "SetValue", addr_ + index, sizeof(T), ascsim::kWrite);
         addr_[index] = static_cast<T>(value);
     }
-    T& operator()(const uint32_t index) const {   // may be a load or a store: counted as a store
+    T& operator()(const uint32_t index) const {   // may be a load or a store
         ascsim::check_ub("LocalTensor::operator()", addr_ + index, sizeof(T));
-        ascsim::sync_ub(ascsim::kPipeS, "LocalTensor::operator()", addr_ + index, sizeof(T), true);
+        ascsim::sync_ub(ascsim::kPipeS, "LocalTensor::operator()", addr_ + index, sizeof(T), ascsim::kUnknownRole);
         return addr_[index];
     }
     LocalTensor operator[](const uint32_t offset) const {

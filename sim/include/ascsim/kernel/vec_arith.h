@@ -24,7 +24,7 @@ inline uint16_t* hbits(half* p) { return reinterpret_cast<uint16_t*>(p); }
 template <class T, class F>
 inline void binary_count(const char* api, const AscendC::LocalTensor<T>& d, const AscendC::LocalTensor<T>& a,
                          const AscendC::LocalTensor<T>& b, int32_t count, F f) {
-    if (!check_count(api, d, count)) return;
+    if (!check_dst(api, d, count)) return;
     check_src(api, a, count);
     check_src(api, b, count);
     T* pd = d.addr_;
@@ -60,7 +60,7 @@ inline void binary_rep(const char* api, const AscendC::LocalTensor<T>& d, const 
 template <class D, class S, class F>
 inline void unary_count(const char* api, const AscendC::LocalTensor<D>& d, const AscendC::LocalTensor<S>& s,
                         int32_t count, F f) {
-    if (!check_count(api, d, count)) return;
+    if (!check_dst(api, d, count)) return;
     check_src(api, s, count);
     D* pd = d.addr_;
     const S* ps = s.addr_;
@@ -195,7 +195,7 @@ template <typename T>
 __aicore__ inline void FusedMulAdd(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
                                    const int32_t& count) {
     ASCSIM_DTYPE_CHECK("FusedMulAdd", T, "half / float", half, float);
-    if (!::ascsim::check_count("FusedMulAdd", dst, count)) return;
+    if (!::ascsim::check_dst("FusedMulAdd", dst, count)) return;
     ::ascsim::check_src("FusedMulAdd", src0, count);
     ::ascsim::check_src("FusedMulAdd", src1, count);
     for (int32_t i = 0; i < count; ++i) dst.addr_[i] = T(float(src0.addr_[i]) * float(dst.addr_[i]) + float(src1.addr_[i]));
@@ -204,7 +204,7 @@ template <typename T>
 __aicore__ inline void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
                                  const int32_t& count) {
     ASCSIM_DTYPE_CHECK("MulAddDst", T, "half / float", half, float);
-    if (!::ascsim::check_count("MulAddDst", dst, count)) return;
+    if (!::ascsim::check_dst("MulAddDst", dst, count)) return;
     ::ascsim::check_src("MulAddDst", src0, count);
     ::ascsim::check_src("MulAddDst", src1, count);
     for (int32_t i = 0; i < count; ++i) dst.addr_[i] = T(float(src0.addr_[i]) * float(src1.addr_[i]) + float(dst.addr_[i]));
@@ -214,7 +214,7 @@ __aicore__ inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src
     static_assert((std::is_same_v<T, half> && std::is_same_v<U, half>) || (std::is_same_v<T, float> && std::is_same_v<U, float>) ||
                   (std::is_same_v<T, float> && std::is_same_v<U, half>),
                   "Failed to check dtype in Axpy, current api support dtype combination is src: half, dst: half / src: float, dst: float / src: half, dst: float.");
-    if (!::ascsim::check_count("Axpy", dst, count)) return;
+    if (!::ascsim::check_dst("Axpy", dst, count)) return;
     ::ascsim::check_src("Axpy", src, count);
     float s = float(scalarValue);
     for (int32_t i = 0; i < count; ++i) dst.addr_[i] = T(float(src.addr_[i]) * s + float(dst.addr_[i]));
@@ -225,7 +225,7 @@ template <typename T>
 __aicore__ inline void Duplicate(const LocalTensor<T>& dst, const T& scalarValue, const int32_t& count) {
     ASCSIM_DTYPE_CHECK("Duplicate", T, "half / bfloat16_t / float / int16_t / uint16_t / int32_t / uint32_t",
                        half, bfloat16_t, float, int16_t, uint16_t, int32_t, uint32_t);
-    if (!::ascsim::check_count("Duplicate", dst, count)) return;
+    if (!::ascsim::check_dst("Duplicate", dst, count)) return;
     for (int32_t i = 0; i < count; ++i) dst.addr_[i] = scalarValue;
 }
 template <typename T, bool isSetMask = true>
@@ -252,7 +252,7 @@ __aicore__ inline void Duplicate(const LocalTensor<T>& dst, const T& scalarValue
 template <typename T>
 __aicore__ inline void CreateVecIndex(const LocalTensor<T>& dst, const T& firstValue, uint32_t count) {
     ASCSIM_DTYPE_CHECK("CreateVecIndex", T, "half / float / int16_t / int32_t", half, float, int16_t, int32_t);
-    if (!::ascsim::check_count("CreateVecIndex", dst, count)) return;
+    if (!::ascsim::check_dst("CreateVecIndex", dst, count)) return;
     for (uint32_t i = 0; i < count; ++i) dst.addr_[i] = T(::ascsim::up(firstValue) + ::ascsim::calc_t<T>(i));
 }
 

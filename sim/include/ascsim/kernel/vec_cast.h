@@ -59,7 +59,7 @@ __aicore__ inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src
     ASCSIM_CAST_CHECK(T, U);
     if (count == 0) return;
     ::ascsim::check_cast_mode<T, U>(round_mode);
-    if (!::ascsim::check_count("Cast", dst, count)) return;
+    if (!::ascsim::check_dst("Cast", dst, count)) return;
     ::ascsim::check_src("Cast", src, count);
     int mode = int(round_mode);
     // Fast paths for the common float <-> half/bf16 casts (bit-identical to cast_one), when dst and src do not overlap.

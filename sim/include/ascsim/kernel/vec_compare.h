@@ -104,7 +104,7 @@ __aicore__ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& s
                               const LocalTensor<T>& src1, SELMODE selMode, uint32_t count) {
     ASCSIM_DTYPE_CHECK("Select", T, "half / float", half, float);
     if (count == 0) return;
-    ::ascsim::check_count("Select", dst, count);
+    ::ascsim::check_dst("Select", dst, count);
     ::ascsim::check_src("Select", src0, count);
     ::ascsim::check_src("Select", src1, count);
     ::ascsim::sync_v_read("Select", selMask.addr_, (count + 7) / 8);
@@ -120,7 +120,7 @@ __aicore__ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& s
                               SELMODE selMode, uint32_t count) {
     ASCSIM_DTYPE_CHECK("Select", T, "half / float", half, float);
     if (count == 0) return;
-    ::ascsim::check_count("Select", dst, count);
+    ::ascsim::check_dst("Select", dst, count);
     ::ascsim::check_src("Select", src0, count);
     ::ascsim::sync_v_read("Select", selMask.addr_, (count + 7) / 8);
     const uint8_t* bits = (const uint8_t*)selMask.addr_;

@@ -11,7 +11,7 @@ __aicore__ inline void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& s
                               const uint32_t srcBaseOffset, const uint32_t count) {
     ASCSIM_DTYPE_CHECK("Gather", T, "half / bfloat16_t / float / int16_t / uint16_t / int32_t / uint32_t",
                        half, bfloat16_t, float, int16_t, uint16_t, int32_t, uint32_t);
-    if (!::ascsim::check_count("Gather", dst, count)) return;
+    if (!::ascsim::check_dst("Gather", dst, count)) return;
     ::ascsim::check_src("Gather", srcOffset, count);
     const uint8_t* base = (const uint8_t*)src.addr_ + srcBaseOffset;
     for (uint32_t i = 0; i < count; ++i) {
