@@ -227,9 +227,11 @@ struct SyncState {
     std::string last;
 };
 
+bool g_sync_active = false;
 void sync_attach(CoreCtx& c, int mode, bool auto_sync) {
     sync_detach(c);
     if (mode <= 0) return;
+    g_sync_active = true;
     auto* s = new SyncState;
     s->mode = mode;
     s->auto_sync = auto_sync;
@@ -1115,6 +1117,7 @@ void exec_npu_cmd(const char* api, std::vector<HostArg>& args) {
     L.physical_cores = platform_ascendc::PlatformAscendC().GetCoreNumAiv();
     L.sync_mode = sync_check_mode_from_env();   // read per launch: a bench worker process sees its own environment
     L.sync_auto = sync_auto_from_env();
+    g_sync_active = L.sync_mode != 0;
     std::vector<uint8_t*> gm_args;
     std::vector<GmRegion*> in_regions;
     size_t inst = 0;

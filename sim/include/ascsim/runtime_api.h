@@ -62,6 +62,7 @@ void cross_core_wait(int flag, const char* api);
 // Missing-synchronisation detector (kernel/sync_check.h has the hooks). mode: 1 warn, 2 error (fail).
 // auto_sync models bisheng --cce-auto-sync=on (S<->V, S<->MTE2, S<->MTE3 and V->V need no explicit sync).
 void sync_attach(CoreCtx& c, int mode, bool auto_sync);
+extern bool g_sync_active;   // some core has (had) a detector attached in this launch: the hooks' fast exit
 void sync_detach(CoreCtx& c);
 // ASCSIM_SYNC_CHECK=warn|error (0 off, 1 warn, 2 error) and ASCSIM_CCE_AUTO_SYNC=on|off (default on), read at launch.
 int sync_check_mode_from_env();

@@ -23,7 +23,7 @@ constexpr int kRead = 0, kWrite = 1, kUnknownRole = 2;
 // Queue events of TQue/TQueBind (the automatic sync TPipe inserts).
 enum SyncQueueEvent { kQueAlloc = 0, kQueEnQue, kQueDeQue, kQueFree };
 
-inline bool sync_on() { return __builtin_expect(core().sync != nullptr, 0); }
+inline bool sync_on() { return __builtin_expect(g_sync_active, 0) && core().sync != nullptr; }
 // An access of [p, p + bytes) by `pipe`; parts outside this core's UB are ignored.
 inline void sync_ub(int pipe, const char* api, const void* p, size_t bytes, int role) {
     if (sync_on()) sync_access(pipe, api, p, bytes, role);
