@@ -69,10 +69,9 @@ public:
     void CountQueueBuffers(TPosition pos, int num) {
         int n = que_bufs_[int(pos) & 31] + num;
         if (n <= kMaxQueBuffersPerPos) { que_bufs_[int(pos) & 31] = n; return; }
-        if (n > kMaxQueBuffersPerPos)
-            ascsim::fail_queue("InitBuffer", "queue buffer number at TPosition " + PositionName(pos) + " is " + std::to_string(n) +
-                               ", exceeds the limit " + std::to_string(kMaxQueBuffersPerPos) +
-                               " (each queue buffer holds a sync event id; call FreeAllEvent on queues no longer used)");
+        ascsim::fail_queue("InitBuffer", "queue buffer number at TPosition " + PositionName(pos) + " is " + std::to_string(n) +
+                           ", exceeds the limit " + std::to_string(kMaxQueBuffersPerPos) +
+                           " (each queue buffer holds a sync event id; call FreeAllEvent on queues no longer used)");
     }
     void ReleaseQueueBuffers(TPosition pos, int num) {
         int& n = que_bufs_[int(pos) & 31];
@@ -114,7 +113,7 @@ public:
                 // (NPUKernelBench's RmsNorm reads a tensor after FreeTensor, before the slot is reused)
                 ascsim::poison_ub(Slot(i), len_);
                 ascsim::sync_que(ascsim::kQueAlloc, Slot(i), int(src), int(dst));
-                return LocalTensor<T>(reinterpret_cast<T*>(Slot(i)), len_ / uint32_t(sizeof(T)), src);
+                return LocalTensor<T>(reinterpret_cast<T*>(Slot(i)), len_ / uint32_t(sizeof(T)), kQuePos);
             }
         }
         ascsim::fail_queue("AllocTensor", "all " + std::to_string(num_) +
