@@ -20,7 +20,6 @@ from .model import Candidate, CandidateRecord, Task
 from .parse import parse_response
 
 SOURCES = ("reference", "jsonl", "directory", "generate")
-_SKIP_ANSWER = {"CMakeLists.txt"}
 
 
 class CandidateSourceError(Exception):
@@ -51,7 +50,7 @@ def reference_candidates(tasks: Iterable[Task]) -> tuple[list[Candidate], list[s
             continue
         files = {p.relative_to(t.answer_dir).as_posix(): p.read_text(encoding="utf-8")
                  for p in sorted(t.answer_dir.rglob("*"))
-                 if p.is_file() and p.name not in _SKIP_ANSWER and "__pycache__" not in p.parts}
+                 if p.is_file() and "__pycache__" not in p.parts}   # CMakeLists.txt too: its build options
         if not any(k.startswith("op_kernel/") for k in files):
             warnings.append(f"{t.answer_dir}: no op_kernel/ file in the reference answer; skipped")
             continue

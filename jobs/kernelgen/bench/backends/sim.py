@@ -325,7 +325,10 @@ class SimBackend:
             p.write_text(text)
         digest = _sha(sim_sources_hash(), self.cxx_id, self.opt, task.op_name, task.kernel_name,
                       *(f"{k}\n{files[k]}" for k in sorted(files)))
-        (workdir / "meta.json").write_text(json.dumps({"op": task.op_name, "kernel": task.kernel_name}))
+        # the candidate's build options (cann-ops CMakeLists fragment): without --cce-auto-sync the compiler inserts
+        # no S<->V/MTE2/MTE3 syncs, which the missing-sync detector must know
+        auto_sync = "off" if re.search(r"--cce-auto-sync=off\b", files.get("CMakeLists.txt", "")) else "on"
+        (workdir / "meta.json").write_text(json.dumps({"op": task.op_name, "kernel": task.kernel_name, "cce_auto_sync": auto_sync}))
         return Workspace(root=workdir, task=task, candidate=candidate, content_sha256=digest)
 
     def build_dir(self, ws: Workspace) -> Path:
@@ -349,7 +352,12 @@ class SimBackend:
         return CompileResult(ok=True, seconds=time.monotonic() - t0, log=log[-LOG_LIMIT:], cached=False)
 
     def runtime_env(self, ws: Workspace) -> RuntimeEnv:
-        env = {} if self.sync_check == "off" else {"ASCSIM_SYNC_CHECK": self.sync_check}
+        env = {}
+        if self.sync_check != "off":
+            env["ASCSIM_SYNC_CHECK"] = self.sync_check
+            meta = ws.root / "meta.json"
+            if meta.exists() and json.loads(meta.read_text()).get("cce_auto_sync") == "off":
+                env["ASCSIM_CCE_AUTO_SYNC"] = "off"
         return RuntimeEnv(env=env, python_path=[self.build_dir(ws), SIM_PYTHON], device="cpu")
 
     # -- build steps ------------------------------------------------------------------------------------------

@@ -46,6 +46,7 @@ public:
         pipe_.InitBuffer(reduceTmp_, tileLength * sizeof(float));
         pipe_.InitBuffer(reduceOut_, 32);
         pipe_.InitBuffer(partialQue_, 1, (usedCoreNum + 63) / 64 * 64 * sizeof(float));
+        pipe_.InitBuffer(gatherQue_, 1, (usedCoreNum + 63) / 64 * 64 * sizeof(float));
     }
 
     __aicore__ inline void Process()
@@ -135,15 +136,16 @@ private:
 
     __aicore__ inline void Finish()
     {
-        LocalTensor<float> buf = partialQue_.AllocTensor<float>();
+        // Copy-in goes through a VECIN queue: its EnQue/DeQue is what orders MTE2 before the vector reduction.
+        LocalTensor<float> buf = gatherQue_.AllocTensor<float>();
         DataCopyPad(buf, partialGm_, DataCopyExtParams{1, static_cast<uint32_t>(usedCoreNum_ * sizeof(float)), 0, 0, 0},
                     DataCopyPadExtParams<float>{false, 0, 0, 0});
-        partialQue_.EnQue(buf);
-        buf = partialQue_.DeQue<float>();
+        gatherQue_.EnQue(buf);
+        buf = gatherQue_.DeQue<float>();
         LocalTensor<float> result = reduceOut_.Get<float>();
         ReduceSum(result, buf, reduceTmp_.Get<float>(), static_cast<int32_t>(usedCoreNum_));
         float sum = result.GetValue(0);
-        partialQue_.FreeTensor(buf);
+        gatherQue_.FreeTensor(buf);
         if (reduction_ == REDUCTION_MEAN) {
             sum = sum / static_cast<float>(total_);
         }
@@ -166,6 +168,7 @@ private:
     TQue<QuePosition::VECIN, BUFFER_NUM> labelQue_;
     TQue<QuePosition::VECOUT, BUFFER_NUM> outQue_;
     TQue<QuePosition::VECOUT, 1> partialQue_;
+    TQue<QuePosition::VECIN, 1> gatherQue_;
     TBuf<QuePosition::VECCALC> diff_;
     TBuf<QuePosition::VECCALC> absDiff_;
     TBuf<QuePosition::VECCALC> clipped_;
