@@ -22,7 +22,11 @@ def test_sync_check(sync_test_binary):
     assert "FAIL 0" in r.stdout
     # warn mode prints each race once on stderr, in the documented shape
     assert "missing SetFlag<HardEvent::MTE2_V>/WaitFlag between DataCopy (MTE2) and Add (V) on UB 0x" in r.stderr
-    assert r.stderr.count("missing SetFlag<HardEvent::MTE2_V>") == 1
+    assert r.stderr.count("missing SetFlag<HardEvent::MTE2_V>/WaitFlag between DataCopy (MTE2) and Add (V)") == 1
+    # high-level APIs report their operands with precise roles (sources read, destinations written)
+    assert "missing SetFlag<HardEvent::MTE2_V>/WaitFlag between DataCopy (MTE2) and Sigmoid (V)" in r.stderr
+    assert "missing SetFlag<HardEvent::V_MTE2>/WaitFlag between Sum (V) and DataCopy (MTE2) on UB 0x" in r.stderr
+    assert "(write after read;" in r.stderr
 
 
 EMBEDDING = "level1/Index/Embedding"

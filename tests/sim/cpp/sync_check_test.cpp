@@ -1,6 +1,7 @@
 // Tests of ascsim's missing-synchronisation detector (kernel/sync_check.h, src/runtime.cpp) and the TPipe limit of
 // 8 queue buffers per TPosition. Small kernels run on one simulated core bound to the test thread; every scenario
 // also checks the computed data against hand-computed values (the simulator itself is synchronous).
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -140,6 +141,28 @@ static float scalar_then_vector() {
     return b.GetValue(N - 1);
 }
 
+// High-level API on a TBuf: x (MTE2) -> Sigmoid (V) -> GM (MTE3). `sync` bit 0: MTE2_V pair, bit 1: V_MTE3 pair.
+static void tbuf_sigmoid(int sync) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bx, bz;
+    pipe.InitBuffer(bx, N * 4);
+    pipe.InitBuffer(bz, N * 4);
+    GlobalTensor<float> gx, gz;
+    gx.SetGlobalBuffer(g_x.data(), 4 * N);
+    gz.SetGlobalBuffer(g_z.data(), 4 * N);
+    LocalTensor<float> x = bx.Get<float>(), z = bz.Get<float>();
+    DataCopy(x, gx, N);
+    if (sync & 1) { SetFlag<HardEvent::MTE2_V>(EVENT_ID0); WaitFlag<HardEvent::MTE2_V>(EVENT_ID0); }
+    Sigmoid(z, x, uint32_t(N));
+    if (sync & 2) { SetFlag<HardEvent::V_MTE3>(EVENT_ID0); WaitFlag<HardEvent::V_MTE3>(EVENT_ID0); }
+    DataCopy(gz, z, N);
+}
+static bool z_is_sigmoid() {
+    for (int i = 0; i < N; ++i)
+        if (std::fabs(g_z[i] - 1.0f / (1.0f + std::exp(-g_x[i]))) > 1e-5f) return false;
+    return true;
+}
+
 int main() {
     init_gm();
     // (1) TBuf DataCopy GM->UB then Add without MTE2_V: reported, naming both APIs, pipes, offset and the event
@@ -230,6 +253,134 @@ int main() {
         CHECK(reports() == 1);
         CHECK(has(last(), "between Probe (V) and DataCopy (MTE3)"));
         CHECK(g_z[N + 7] == 3.0f);
+    }
+
+    // (8) a high-level API (Sigmoid) reads a TBuf filled by DataCopy: without MTE2_V the race is reported
+    // against the API (its source is a read: "read after write"); with the flag pairs it is clean
+    init_gm();
+    fresh_core(1);
+    tbuf_sigmoid(2);
+    CHECK(z_is_sigmoid());
+    CHECK(reports() == 1);
+    CHECK(has(last(), "missing SetFlag<HardEvent::MTE2_V>/WaitFlag between DataCopy (MTE2) and Sigmoid (V)"));
+    CHECK(has(last(), "read after write"));
+    init_gm();
+    fresh_core(1);
+    tbuf_sigmoid(1);   // result copied out without V_MTE3: the API's destination is a PIPE_V write
+    CHECK(reports() == 1);
+    CHECK(has(last(), "missing SetFlag<HardEvent::V_MTE3>/WaitFlag between Sigmoid (V) and DataCopy (MTE3)"));
+    init_gm();
+    fresh_core(1);
+    tbuf_sigmoid(3);
+    CHECK(z_is_sigmoid());
+    CHECK(reports() == 0);
+    if (reports()) std::printf("sigmoid: %s\n", last().c_str());
+    init_gm();
+    fresh_core(2);
+    CHECK(has(throws([] { tbuf_sigmoid(2); }), "between DataCopy (MTE2) and Sigmoid (V)"));
+
+    // (9) BroadCast / Sum sources are reads: a source that MTE3 is still copying out is no conflict, but the
+    // destinations are writes (write after read against an MTE3 read), and reloading a source the API read needs
+    // V_MTE2 (write after read, not write after write). A report joins the two pipes, so each race runs on a
+    // fresh core.
+    for (int scenario = 0; scenario < 5; ++scenario) {
+        init_gm();
+        fresh_core(1);
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> bs, bd, bq, bm;
+        pipe.InitBuffer(bs, 64 * 4);
+        pipe.InitBuffer(bd, 64 * 4);
+        pipe.InitBuffer(bq, 32 * 4);
+        pipe.InitBuffer(bm, 8 * 4);
+        GlobalTensor<float> gx, gz;
+        gx.SetGlobalBuffer(g_x.data(), 4 * N);
+        gz.SetGlobalBuffer(g_z.data(), 4 * N);
+        LocalTensor<float> s = bs.Get<float>(), d = bd.Get<float>(), q = bq.Get<float>(), m = bm.Get<float>();
+        const uint32_t dshape[2] = {8, 8}, sshape[2] = {8, 1};
+        SumParams sp;
+        sp.outter = 4; sp.inner = 8; sp.n = 8;
+        DataCopy(s, gx, 64);
+        DataCopy(q, gx[64], 32);
+        PipeBarrier<PIPE_ALL>();
+        if (scenario == 0) {
+            DataCopy(gz, s, 8);        // MTE3 reads the BroadCast source ...
+            DataCopy(gz[64], q, 32);   // ... and the Sum source
+            BroadCast<float, 2, 1>(d, s, dshape, sshape);   // ... while V reads them: read after read, no sync needed
+            Sum(m, q, sp);
+            CHECK(reports() == 0);
+            if (reports()) std::printf("broadcast/sum sources: %s\n", last().c_str());
+            bool ok = true;
+            for (int r = 0; r < 8; ++r)
+                for (int c = 0; c < 8; ++c) ok = ok && d.GetValue(r * 8 + c) == g_x[r];
+            CHECK(ok);
+            for (int r = 0; r < 4; ++r) {
+                float e = 0;
+                for (int i = 0; i < 8; ++i) e += g_x[64 + r * 8 + i];
+                CHECK(std::fabs(m.GetValue(r) - e) < 1e-4f);
+            }
+        } else if (scenario == 1) {
+            DataCopy(gz[128], d, 64);                       // MTE3 reads d ...
+            BroadCast<float, 2, 1>(d, s, dshape, sshape);   // ... while V rewrites it: MTE3_V
+            CHECK(reports() == 1);
+            CHECK(has(last(), "missing SetFlag<HardEvent::MTE3_V>/WaitFlag between DataCopy (MTE3) and BroadCast (V)"));
+            CHECK(has(last(), "write after read"));
+        } else if (scenario == 2) {
+            DataCopy(gz[256], m, 8);
+            Sum(m, q, sp);
+            CHECK(reports() == 1);
+            CHECK(has(last(), "missing SetFlag<HardEvent::MTE3_V>/WaitFlag between DataCopy (MTE3) and Sum (V)"));
+            CHECK(has(last(), "write after read"));
+        } else if (scenario == 3) {
+            Sum(m, q, sp);
+            DataCopy(q, gx, 32);       // reloading Sum's source while V reads it: V_MTE2, write after read
+            CHECK(reports() == 1);
+            CHECK(has(last(), "missing SetFlag<HardEvent::V_MTE2>/WaitFlag between Sum (V) and DataCopy (MTE2)"));
+            CHECK(has(last(), "write after read"));
+        } else {
+            BroadCast<float, 2, 1>(d, s, dshape, sshape);
+            DataCopy(s, gx, 64);       // the same for BroadCast's source
+            CHECK(reports() == 1);
+            CHECK(has(last(), "between BroadCast (V) and DataCopy (MTE2)") && has(last(), "write after read"));
+        }
+    }
+
+    // (10) raw intrinsics and sort instructions: sources are reads, destinations writes
+    init_gm();
+    fresh_core(1);
+    {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> ba, bb, bi, bo;
+        pipe.InitBuffer(ba, 64 * 4);
+        pipe.InitBuffer(bb, 64 * 4);
+        pipe.InitBuffer(bi, 32 * 4);
+        pipe.InitBuffer(bo, 32 * 8);
+        GlobalTensor<float> gx, gz;
+        gx.SetGlobalBuffer(g_x.data(), 4 * N);
+        gz.SetGlobalBuffer(g_z.data(), 4 * N);
+        LocalTensor<float> a = ba.Get<float>(), b = bb.Get<float>(), o = bo.Get<float>();
+        LocalTensor<uint32_t> ix = bi.Get<uint32_t>();
+        DataCopy(a, gx, 64);
+        for (int i = 0; i < 32; ++i) ix.SetValue(i, uint32_t(i));
+        PipeBarrier<PIPE_ALL>();
+        DataCopy(gz, a, 64);   // MTE3 reads a while V reads it below: no report
+        copy_ubuf_to_ubuf((__ubuf__ void*)b.GetPhyAddr(), (__ubuf__ void*)a.GetPhyAddr(), 0, 1, 8, 0, 0);
+        Sort32(o, a, ix, 1);
+        SetVectorMask<float>(0, ~0ull);
+        vcadd((__ubuf__ float*)b.GetPhyAddr() + 56, (__ubuf__ float*)a.GetPhyAddr(), 1, 1, 1, 8);
+        CHECK(reports() == 0);
+        if (reports()) std::printf("raw sources: %s\n", last().c_str());
+        float e = 0;
+        for (int i = 0; i < 64; ++i) e += g_x[i];
+        CHECK(std::fabs(b.GetValue(56) - e) < 1e-3f);
+        CHECK(b.GetValue(3) == g_x[3]);
+        SetFlag<HardEvent::MTE3_MTE2>(EVENT_ID0);
+        WaitFlag<HardEvent::MTE3_MTE2>(EVENT_ID0);
+        DataCopy(a, gx[64], 64);   // reloading the source the V instructions read: write after read
+        CHECK(reports() == 1);
+        CHECK(has(last(), "V_MTE2") && has(last(), "write after read"));
+        DataCopy(gz, b, 64);       // copy_ubuf_to_ubuf / vcadd results read by MTE3 without V_MTE3
+        CHECK(reports() == 2);
+        CHECK(has(last(), "V_MTE3"));
     }
 
     // error mode fails the launch with the same message

@@ -6,7 +6,10 @@
 // vectors; it needs at least live * 256 B (one repeat each) and at most live * align32(count * 4) B.
 #ifndef ASCSIM_KERNEL_HL_MATH_H_
 #define ASCSIM_KERNEL_HL_MATH_H_
+#include <algorithm>
 #include <cmath>
+#include <initializer_list>
+#include <utility>
 #include <string>
 #include <vector>
 #include "engine.h"
@@ -15,13 +18,11 @@
 namespace ascsim {
 inline uint32_t hl_min_tmp(uint32_t live) { return live * 256u; }
 
-// Checks the temporary buffer (or the UB tail when tmp == nullptr) and the operand footprints.
-template <class T, class U = T>
-inline void hl_check(const char* api, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>* src, uint32_t count,
-                     const AscendC::LocalTensor<uint8_t>* tmp, uint32_t live) {
-    if (count == 0) return;
-    check_count(api, dst, count);
-    if (src) check_count(api, *src, count);
+// Checks the temporary buffer (or the UB tail when tmp == nullptr) for an API keeping `live` float vectors of
+// `count` elements; `spans` are the operand footprints the buffer must not overlap. For the missing-sync detector
+// the temporary buffer is written (and read back) by PIPE_V: the part the temp model uses is recorded as a write.
+inline void hl_check_tmp(const char* api, const AscendC::LocalTensor<uint8_t>* tmp, uint32_t count, uint32_t live,
+                         std::initializer_list<std::pair<const void*, size_t>> spans) {
     uint32_t need = hl_min_tmp(live);
     if (tmp) {
         check_ub_aligned(api, tmp->addr_);
@@ -30,12 +31,13 @@ inline void hl_check(const char* api, const AscendC::LocalTensor<T>& dst, const 
                  "the API needs at least " + std::to_string(need) + " B of temporary buffer (Get" + std::string(api) +
                      "MaxMinTmpSize minValue) but got " + std::to_string(tmp->GetSize()) + " B");
         check_ub(api, tmp->addr_, tmp->GetSize());
-        auto overlaps = [&](const void* p, size_t bytes) {
-            const uint8_t* a = static_cast<const uint8_t*>(p);
-            return a < tmp->addr_ + tmp->GetSize() && tmp->addr_ < a + bytes;
-        };
-        if (overlaps(dst.addr_, size_t(count) * sizeof(T)) || (src && overlaps(src->addr_, size_t(count) * sizeof(U))))
-            fail(api, "sharedTmpBuffer overlaps an operand", "the temporary buffer must not share UB with src/dst");
+        for (const auto& sp : spans) {
+            const uint8_t* a = static_cast<const uint8_t*>(sp.first);
+            if (a && a < tmp->addr_ + tmp->GetSize() && tmp->addr_ < a + sp.second)
+                fail(api, "sharedTmpBuffer overlaps an operand", "the temporary buffer must not share UB with src/dst");
+        }
+        uint64_t most = uint64_t(live) * ((uint64_t(count) * 4u + 31u) / 32u * 32u);
+        sync_v_write(api, tmp->addr_, size_t(std::min<uint64_t>(tmp->GetSize(), std::max<uint64_t>(most, need))));
     } else {
         auto* pipe = AscendC::GetTPipePtr();
         uint32_t used = pipe ? pipe->UsedBytes() : 0;
@@ -44,6 +46,20 @@ inline void hl_check(const char* api, const AscendC::LocalTensor<T>& dst, const 
                  "without sharedTmpBuffer the API uses the UB after the last InitBuffer (" + std::to_string(core().ub_size - std::min(used, core().ub_size)) +
                      " B free) but needs " + std::to_string(need) + " B; leave room or pass a sharedTmpBuffer");
     }
+}
+
+// Checks the operand footprints (src/src2 read, dst written by PIPE_V; sources first, so an in-place call is a
+// read then a write) and the temporary buffer.
+template <class T, class U = T>
+inline void hl_check(const char* api, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>* src, uint32_t count,
+                     const AscendC::LocalTensor<uint8_t>* tmp, uint32_t live, const AscendC::LocalTensor<U>* src2 = nullptr) {
+    if (count == 0) return;
+    if (src) check_src(api, *src, count);
+    if (src2) check_src(api, *src2, count);
+    check_dst(api, dst, count);
+    hl_check_tmp(api, tmp, count, live,
+                 {{dst.addr_, size_t(count) * sizeof(T)}, {src ? src->addr_ : nullptr, size_t(count) * sizeof(U)},
+                  {src2 ? src2->addr_ : nullptr, size_t(count) * sizeof(U)}});
 }
 
 template <class T, class F>
@@ -104,18 +120,18 @@ ASCSIM_HL_UNARY(Frac, 1, x - std::trunc(x))
 #undef ASCSIM_HL_UNARY
 
 // Power: tensor^tensor, tensor^scalar, scalar^tensor.
-#define ASCSIM_HL_POWER(A0, A1, GET0, GET1, SRC)                                                                       \
+#define ASCSIM_HL_POWER(A0, A1, GET0, GET1, SRC, SRC2)                                                                       \
     template <typename T, bool isReuseSource = false>                                                                  \
     __aicore__ inline void Power(const LocalTensor<T>& dstTensor, A0 src0, A1 src1,                                    \
                                  const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount) {               \
-        ::ascsim::hl_check("Power", dstTensor, SRC, calCount, &sharedTmpBuffer, 4);                                   \
+        ::ascsim::hl_check("Power", dstTensor, SRC, calCount, &sharedTmpBuffer, 4, SRC2);                                   \
         std::vector<float> v(calCount);                                                                                \
         for (uint32_t i = 0; i < calCount; ++i) v[i] = std::pow(float(GET0), float(GET1));                             \
         for (uint32_t i = 0; i < calCount; ++i) dstTensor.addr_[i] = T(v[i]);                                          \
     }                                                                                                                  \
     template <typename T, bool isReuseSource = false>                                                                  \
     __aicore__ inline void Power(const LocalTensor<T>& dstTensor, A0 src0, A1 src1, const uint32_t calCount) {         \
-        ::ascsim::hl_check("Power", dstTensor, SRC, calCount, nullptr, 4);                                            \
+        ::ascsim::hl_check("Power", dstTensor, SRC, calCount, nullptr, 4, SRC2);                                            \
         std::vector<float> v(calCount);                                                                                \
         for (uint32_t i = 0; i < calCount; ++i) v[i] = std::pow(float(GET0), float(GET1));                             \
         for (uint32_t i = 0; i < calCount; ++i) dstTensor.addr_[i] = T(v[i]);                                          \
@@ -129,9 +145,9 @@ ASCSIM_HL_UNARY(Frac, 1, x - std::trunc(x))
     __aicore__ inline void Power(const LocalTensor<T>& dstTensor, A0 src0, A1 src1) {                                  \
         Power<T, isReuseSource>(dstTensor, src0, src1, dstTensor.GetSize());                                           \
     }
-ASCSIM_HL_POWER(const LocalTensor<T>&, const LocalTensor<T>&, src0.addr_[i], src1.addr_[i], &src0)
-ASCSIM_HL_POWER(const LocalTensor<T>&, const T&, src0.addr_[i], src1, &src0)
-ASCSIM_HL_POWER(const T&, const LocalTensor<T>&, src0, src1.addr_[i], &src1)
+ASCSIM_HL_POWER(const LocalTensor<T>&, const LocalTensor<T>&, src0.addr_[i], src1.addr_[i], &src0, &src1)
+ASCSIM_HL_POWER(const LocalTensor<T>&, const T&, src0.addr_[i], src1, &src0, static_cast<const LocalTensor<T>*>(nullptr))
+ASCSIM_HL_POWER(const T&, const LocalTensor<T>&, src0, src1.addr_[i], &src1, static_cast<const LocalTensor<T>*>(nullptr))
 #undef ASCSIM_HL_POWER
 
 // BroadCast<T, dim, axis>: numpy-style broadcast of srcShape (1 along `axis`) to dstShape, dim 1 or 2.
@@ -152,8 +168,9 @@ __aicore__ inline void BroadCast(const LocalTensor<T>& dstLocal, const LocalTens
     }
     if (dim == 2 && axis == 1 && (dstShape[1] * sizeof(T)) % 32)
         ::ascsim::fail("BroadCast", "Failed to check shape", "the last axis of dstShape must be 32-byte aligned");
+    // the source is only read (it may be a tensor other pipes read at the same time); the destination is written
+    ::ascsim::check_src("BroadCast", srcLocal, stotal);
     ::ascsim::hl_check("BroadCast", dstLocal, static_cast<const LocalTensor<T>*>(nullptr), total, tmp, 1);
-    ::ascsim::check_count("BroadCast", srcLocal, stotal);
     std::vector<T> s(srcLocal.addr_, srcLocal.addr_ + stotal);
     if (dim == 1) { for (uint32_t i = 0; i < total; ++i) dstLocal.addr_[i] = s[0]; return; }
     for (uint32_t r = 0; r < dstShape[0]; ++r)

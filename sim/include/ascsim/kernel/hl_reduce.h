@@ -21,8 +21,10 @@ inline void hl_row_reduce(const char* api, const AscendC::LocalTensor<T>& dst, c
     if (p.inner != want)
         fail(api, "Failed to check params", "inner must be n padded to 32 bytes: n " + std::to_string(p.n) + " -> inner " +
                                                std::to_string(want) + ", got " + std::to_string(p.inner));
-    hl_check(api, src, static_cast<const AscendC::LocalTensor<T>*>(nullptr), p.outter * p.inner, tmp, 2);
-    check_count(api, dst, p.outter);
+    const uint32_t n = p.outter * p.inner;
+    check_src(api, src, n);          // read only (no write-after-read against another pipe reading it)
+    check_dst(api, dst, p.outter);
+    hl_check_tmp(api, tmp, n, 2, {{src.addr_, size_t(n) * sizeof(T)}});
     std::vector<T> out(p.outter);
     for (uint32_t r = 0; r < p.outter; ++r) {
         Acc s = 0;

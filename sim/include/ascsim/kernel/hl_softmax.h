@@ -122,6 +122,7 @@ inline void softmax_tmp(const char* api, const AscendC::LocalTensor<uint8_t>* tm
         if (tmp->GetSize() < need)
             fail(api, "sharedTmpBuffer is too small", "needs at least " + std::to_string(need) + " B (GetSoftMaxMinTmpSize), got " +
                                                           std::to_string(tmp->GetSize()));
+        sync_v_write(api, tmp->addr_, tmp->GetSize());   // scratch of PIPE_V
     } else {
         auto* pipe = AscendC::GetTPipePtr();
         uint32_t used = pipe ? pipe->UsedBytes() : 0;
@@ -138,10 +139,11 @@ inline void softmax_impl(const char* api, const AscendC::LocalTensor<T>& dst, co
     softmax_dims<T>(api, tiling, si, m, k, ok);
     if (m == 0 || k == 0) return;
     constexpr uint32_t blk = 32 / sizeof(T);
-    check_count(api, src, uint64_t(m) * k);
-    check_count(api, dst, uint64_t(m) * k);
-    check_count(api, sum, uint64_t(m) * blk);
-    check_count(api, mx, uint64_t(m) * blk);
+    // missing-sync roles: src (and SimpleSoftMax's inSum/inMax) are read, dst (and SoftMax's sum/max) written
+    check_src(api, src, uint64_t(m) * k);
+    if (simple) { check_src(api, sum, uint64_t(m) * blk); check_src(api, mx, uint64_t(m) * blk); }
+    check_dst(api, dst, uint64_t(m) * k);
+    if (!simple) { check_dst(api, sum, uint64_t(m) * blk); check_dst(api, mx, uint64_t(m) * blk); }
     softmax_tmp<T>(api, tmp, k);
     std::vector<float> row(k);
     for (uint32_t r = 0; r < m; ++r) {
@@ -201,9 +203,9 @@ __aicore__ inline void SoftmaxGrad(const LocalTensor<T>& dstTensor, const LocalT
     ::ascsim::softmax_dims<T>(api, tiling, softmaxShapeInfo, m, k, ok);
     if (m == 0 || k == 0) return;
     constexpr uint32_t blk = 32 / sizeof(T);
-    ::ascsim::check_count(api, gradTensor, uint64_t(m) * k);
-    ::ascsim::check_count(api, srcTensor, uint64_t(m) * k);
-    ::ascsim::check_count(api, dstTensor, uint64_t(m) * (isFront ? blk : k));
+    ::ascsim::check_src(api, gradTensor, uint64_t(m) * k);
+    ::ascsim::check_src(api, srcTensor, uint64_t(m) * k);
+    ::ascsim::check_dst(api, dstTensor, uint64_t(m) * (isFront ? blk : k));
     ::ascsim::softmax_tmp<T>(api, &sharedTmpBuffer, k);
     std::vector<float> out(size_t(m) * (isFront ? blk : k));
     for (uint32_t r = 0; r < m; ++r) {
@@ -269,15 +271,18 @@ inline void flashv2_impl(const char* api, const AscendC::LocalTensor<T>& dst, co
                  std::to_string(m) + ", " + std::to_string(k) + "] (IsBasicBlockInSoftMax)");
     const bool brc = config.mode == AscendC::SoftmaxMode::SOFTMAX_OUTPUT_WITHOUT_BRC;
     const uint32_t sbU = brc ? 1u : 32u / sizeof(U), sbE = brc ? 1u : 32u / sizeof(E);
-    check_count(api, src, uint64_t(m) * k);
-    check_count(api, dst, uint64_t(m) * k);
-    check_count(api, sum, uint64_t(m) * sbU);
-    check_count(api, mx, uint64_t(m) * sbU);
+    // missing-sync roles: inputs (src, inExpSum, inMax) read first, then the outputs written (they may alias)
+    check_src(api, src, uint64_t(m) * k);
     if (isUpdate) {
-        check_count(api, expMax, uint64_t(m) * sbE);
-        check_count(api, inSum, uint64_t(m) * sbU);
-        check_count(api, inMax, uint64_t(m) * sbU);
-        if (outReduceMax) check_count(api, *outReduceMax, uint64_t(m) * sbU);
+        check_src(api, inSum, uint64_t(m) * sbU);
+        check_src(api, inMax, uint64_t(m) * sbU);
+    }
+    check_dst(api, dst, uint64_t(m) * k);
+    check_dst(api, sum, uint64_t(m) * sbU);
+    check_dst(api, mx, uint64_t(m) * sbU);
+    if (isUpdate) {
+        check_dst(api, expMax, uint64_t(m) * sbE);
+        if (outReduceMax) check_dst(api, *outReduceMax, uint64_t(m) * sbU);
     }
     // temporary buffer: one row group at least; the tiling's splitM rows when the tiling is for this shape
     const auto model = ascsim_softmax::flashv2_tmp(m, k, sizeof(T), sizeof(U), isBasicBlock, brc);
@@ -309,6 +314,7 @@ inline void flashv2_impl(const char* api, const AscendC::LocalTensor<T>& dst, co
             ov = ov || overlaps(expMax.addr_, uint64_t(m) * sbE * sizeof(E)) || overlaps(inSum.addr_, ms) || overlaps(inMax.addr_, ms) ||
                  (outReduceMax && overlaps(outReduceMax->addr_, ms));
         if (ov) fail(api, "sharedTmpBuffer overlaps an operand", "the temporary buffer must not share UB with src/dst/statistics");
+        sync_v_write(api, tmp->addr_, tmp->GetSize());   // scratch of PIPE_V
     } else {
         auto* pipe = AscendC::GetTPipePtr();
         uint32_t used = pipe ? pipe->UsedBytes() : 0;

@@ -38,7 +38,7 @@ __aicore__ inline void vcadd(T* dst, T* src, uint8_t repeat, uint16_t dstRepStri
     Mask m = raw_mask<T>();
     Opnd s{reinterpret_cast<uint8_t*>(src), uint32_t(sizeof(T)), srcBlkStride, srcRepStride};
     const Opnd ops[1] = {s};
-    uint32_t reps = prepare_repeats("vcadd", m, repeat, epr, ops);
+    uint32_t reps = prepare_repeats("vcadd", m, repeat, epr, ops, 0u);   // the source is only read
     double acc = 0;
     for (uint32_t r = 0; r < reps; ++r) {
         float sum = 0;
@@ -48,6 +48,7 @@ __aicore__ inline void vcadd(T* dst, T* src, uint8_t repeat, uint16_t dstRepStri
         if (accMode) { acc += sum; continue; }
         T* d = dst + size_t(r) * dstRepStride;
         check_ub("vcadd", d, sizeof(T));
+        sync_v_write("vcadd", d, sizeof(T));
         *d = T(sum);
     }
     if (accMode) core().acc_val = acc;
@@ -117,6 +118,8 @@ __aicore__ inline void copy_ubuf_to_ubuf(void* dst, void* src, uint8_t sid, uint
         uint8_t* sb = s + size_t(b) * (lenBurst + srcGap) * 32;
         ascsim::check_ub("copy_ubuf_to_ubuf", db, size_t(lenBurst) * 32);
         ascsim::check_ub("copy_ubuf_to_ubuf", sb, size_t(lenBurst) * 32);
+        ascsim::sync_v_read("copy_ubuf_to_ubuf", sb, size_t(lenBurst) * 32);
+        ascsim::sync_v_write("copy_ubuf_to_ubuf", db, size_t(lenBurst) * 32);
         std::memmove(db, sb, size_t(lenBurst) * 32);
     }
 }

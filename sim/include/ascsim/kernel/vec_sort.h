@@ -89,15 +89,17 @@ template <class T> inline Key key_of(const uint8_t* p) {
 inline std::string num(uint64_t v) { return std::to_string(v); }
 
 // Operand placement: start alignment, bytes inside the UB; beyond the LocalTensor's own size only warns (as the
-// count-form check_count does: only CPU-debug knows LocalTensor sizes).
+// count-form check_count does: only CPU-debug knows LocalTensor sizes). `role` (kRead / kWrite) is the operand's
+// access by PIPE_V for the missing-sync detector: every sort instruction runs on the vector pipe.
 template <class T>
-inline void check_span(const char* api, const AscendC::LocalTensor<T>& t, uint64_t bytes, uint32_t align, const char* what) {
+inline void check_span(const char* api, const AscendC::LocalTensor<T>& t, uint64_t bytes, uint32_t align, const char* what, int role) {
     check_ub_aligned(api, t.addr_, align);
     if (bytes == 0) return;
     check_ub(api, t.addr_, bytes);
     if (bytes > uint64_t(t.size_) * sizeof(T))
         warn(api, std::string("tensor size overflow: ") + what + " needs " + num(bytes) + " B but its LocalTensor holds " +
                       num(uint64_t(t.size_) * sizeof(T)) + " B (CPU-debug would reject this)");
+    sync_ub(kPipeV, api, t.addr_, size_t(bytes), role);
 }
 
 inline void check_repeat(const char* api, int64_t repeat, const char* name = "repeatTime") {
@@ -136,9 +138,9 @@ template <class T>
 inline void sort_region(const char* api, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src0,
                         const AscendC::LocalTensor<uint32_t>& src1, uint32_t repeat, bool full) {
     uint32_t n = 32u * repeat;
-    check_span(api, dst, uint64_t(n) * 8, 32, "dst");
-    check_span(api, src0, uint64_t(n) * sizeof(T), 32, "src0 (score)");
-    check_span(api, src1, uint64_t(n) * 4, 32, "src1 (index)");
+    check_span(api, src0, uint64_t(n) * sizeof(T), 32, "src0 (score)", kRead);
+    check_span(api, src1, uint64_t(n) * 4, 32, "src1 (index)", kRead);
+    check_span(api, dst, uint64_t(n) * 8, 32, "dst", kWrite);
     // sources are read completely before dst is written (overlap behaves like the staged device instruction)
     std::vector<T> s(src0.addr_, src0.addr_ + n);
     std::vector<uint32_t> ix(src1.addr_, src1.addr_ + n);
@@ -210,10 +212,10 @@ inline void mrg_sort(const char* api, const AscendC::LocalTensor<T>& dst, const 
                  "repeatTimes " + num(uint64_t(repeat)) + " > 1 needs 4 valid queues (validBit 15) of equal length stored "
                  "back to back and no exhausted suspension");
     }
-    check_span(api, dst, total * rec * uint64_t(repeat), dstAlign, "dst");
+    check_span(api, dst, total * rec * uint64_t(repeat), dstAlign, "dst", kWrite);
     for (int i = 0; i < nq; ++i) {
         uint64_t span = repeat > 1 ? total * rec * uint64_t(repeat) - uint64_t(i) * len[0] * rec : uint64_t(len[i]) * rec;
-        check_span(api, *s[i], span, srcAlign, i == 0 ? "src1" : i == 1 ? "src2" : i == 2 ? "src3" : "src4");
+        check_span(api, *s[i], span, srcAlign, i == 0 ? "src1" : i == 1 ? "src2" : i == 2 ? "src3" : "src4", kRead);
         if (overlaps(dst.addr_, total * rec * uint64_t(repeat), s[i]->addr_, span))
             fail(api, "MrgSort does not support address overlap between src and dst",
                  "dst overlaps queue " + num(i + 1) + " (use a separate destination buffer)");
@@ -296,6 +298,7 @@ __aicore__ inline void Sort(const LocalTensor<T>& dst, const LocalTensor<T>& con
                                " B of tmp (GetSortTmpSize / GetSortLen<T>) but the tmp LocalTensor holds " +
                                std::to_string(uint64_t(tmp.GetSize()) * sizeof(T)) + " B");
         ::ascsim::check_ub("Sort", tmp.addr_, bytes);
+        ::ascsim::sync_v_write("Sort", tmp.addr_, bytes);   // the merge passes' scratch
         if (::ascsim::sortd::overlaps(tmp.addr_, bytes, dst.addr_, bytes))
             ::ascsim::fail("Sort", "tmp buffer overlaps dst", "the full sort ping-pongs between dst and tmp; they must not share UB");
     }
@@ -309,7 +312,7 @@ __aicore__ inline void Concat(LocalTensor<T>& concat, const LocalTensor<T>& src,
     ASCSIM_DTYPE_CHECK("Concat", T, "half / float", half, float);
     (void)tmp;
     ::ascsim::sortd::check_repeat("Concat", repeatTime);
-    if (repeatTime > 0) ::ascsim::sortd::check_span("Concat", src, uint64_t(repeatTime) * 16 * sizeof(T), 32, "src");
+    if (repeatTime > 0) ::ascsim::sortd::check_span("Concat", src, uint64_t(repeatTime) * 16 * sizeof(T), 32, "src", ::ascsim::kRead);
     concat = src;   // A2: Sort reads plain scores, so the "concatenated" data is the source itself
 }
 
@@ -320,9 +323,9 @@ __aicore__ inline void Extract(const LocalTensor<T>& dstValue, const LocalTensor
     ::ascsim::sortd::check_repeat("Extract", repeatTime);
     if (repeatTime == 0) return;
     uint32_t n = uint32_t(repeatTime) * 32;
-    ::ascsim::sortd::check_span("Extract", sorted, uint64_t(n) * 8, 32, "sorted");
-    ::ascsim::sortd::check_span("Extract", dstValue, uint64_t(n) * sizeof(T), 32, "dstValue");
-    ::ascsim::sortd::check_span("Extract", dstIndex, uint64_t(n) * 4, 32, "dstIndex");
+    ::ascsim::sortd::check_span("Extract", sorted, uint64_t(n) * 8, 32, "sorted", ::ascsim::kRead);
+    ::ascsim::sortd::check_span("Extract", dstValue, uint64_t(n) * sizeof(T), 32, "dstValue", ::ascsim::kWrite);
+    ::ascsim::sortd::check_span("Extract", dstIndex, uint64_t(n) * 4, 32, "dstIndex", ::ascsim::kWrite);
     std::vector<uint8_t> rec(reinterpret_cast<const uint8_t*>(sorted.addr_), reinterpret_cast<const uint8_t*>(sorted.addr_) + size_t(n) * 8);
     for (uint32_t i = 0; i < n; ++i) {
         std::memcpy(&dstValue.addr_[i], &rec[size_t(i) * 8], sizeof(T));
@@ -348,8 +351,8 @@ __aicore__ inline void RpSort16(const LocalTensor<T>& dst, const LocalTensor<T>&
     if (repeatTime == 0) return;
     constexpr uint32_t rec = 8 * sizeof(T);
     uint64_t bytes = uint64_t(repeatTime) * 16 * rec;
-    ::ascsim::sortd::check_span("RpSort16", src, bytes, 32, "src");
-    ::ascsim::sortd::check_span("RpSort16", dst, bytes, 32, "dst");
+    ::ascsim::sortd::check_span("RpSort16", src, bytes, 32, "src", ::ascsim::kRead);
+    ::ascsim::sortd::check_span("RpSort16", dst, bytes, 32, "dst", ::ascsim::kWrite);
     std::vector<uint8_t> in(reinterpret_cast<const uint8_t*>(src.addr_), reinterpret_cast<const uint8_t*>(src.addr_) + bytes);
     std::vector<uint8_t> out(bytes);
     for (int32_t r = 0; r < repeatTime; ++r) {
@@ -383,8 +386,9 @@ __aicore__ inline void ProposalConcat(const LocalTensor<T>& dst, const LocalTens
     ::ascsim::sortd::check_mode("ProposalConcat", modeNumber);
     if (repeatTime == 0) return;
     uint32_t n = uint32_t(repeatTime) * 16;
-    ::ascsim::sortd::check_span("ProposalConcat", src, uint64_t(n) * sizeof(T), 32, "src");
-    ::ascsim::sortd::check_span("ProposalConcat", dst, uint64_t(n) * 8 * sizeof(T), 32, "dst");
+    ::ascsim::sortd::check_span("ProposalConcat", src, uint64_t(n) * sizeof(T), 32, "src", ::ascsim::kRead);
+    // only field modeNumber of each proposal is written (the others keep their values): a write all the same
+    ::ascsim::sortd::check_span("ProposalConcat", dst, uint64_t(n) * 8 * sizeof(T), 32, "dst", ::ascsim::kWrite);
     std::vector<T> in(src.addr_, src.addr_ + n);
     for (uint32_t i = 0; i < n; ++i) dst.addr_[size_t(i) * 8 + uint32_t(modeNumber)] = in[i];   // other fields untouched
 }
@@ -398,8 +402,8 @@ __aicore__ inline void ProposalExtract(const LocalTensor<T>& dst, const LocalTen
     ::ascsim::sortd::check_mode("ProposalExtract", modeNumber);
     if (repeatTime == 0) return;
     uint32_t n = uint32_t(repeatTime) * 16;
-    ::ascsim::sortd::check_span("ProposalExtract", src, uint64_t(n) * 8 * sizeof(T), 32, "src");
-    ::ascsim::sortd::check_span("ProposalExtract", dst, uint64_t(n) * sizeof(T), 32, "dst");
+    ::ascsim::sortd::check_span("ProposalExtract", src, uint64_t(n) * 8 * sizeof(T), 32, "src", ::ascsim::kRead);
+    ::ascsim::sortd::check_span("ProposalExtract", dst, uint64_t(n) * sizeof(T), 32, "dst", ::ascsim::kWrite);
     std::vector<T> out(n);
     for (uint32_t i = 0; i < n; ++i) out[i] = src.addr_[size_t(i) * 8 + uint32_t(modeNumber)];
     std::memcpy(dst.addr_, out.data(), size_t(n) * sizeof(T));
@@ -440,12 +444,12 @@ inline void topk(const AscendC::LocalTensor<T>& dstValue, const AscendC::LocalTe
     const uint32_t kv = small ? uint32_t(k) : (uint32_t(k) + 32u / sizeof(T) - 1) / (32u / sizeof(T)) * (32u / sizeof(T));
     const uint32_t ki = small ? uint32_t(k) : (uint32_t(k) + 7u) / 8u * 8u;
     const uint64_t rows = uint64_t(outter), srcBytes = rows * uint64_t(inner) * sizeof(T);
-    check_span(api, src, srcBytes, 32, "srcLocal");
-    if (isInitIndex) check_span(api, srcIndex, (small ? rows : 1u) * uint64_t(inner) * 4u, 32, "srcIndexLocal");
-    if (isHasfinish) check_span(api, finish, rows, 32, "finishLocal");
+    check_span(api, src, srcBytes, 32, "srcLocal", kRead);
+    if (isInitIndex) check_span(api, srcIndex, (small ? rows : 1u) * uint64_t(inner) * 4u, 32, "srcIndexLocal", kRead);
+    if (isHasfinish) check_span(api, finish, rows, 32, "finishLocal", kRead);
     uint64_t vBytes = small ? rows * uint64_t(k) * sizeof(T) : rows * kv * sizeof(T), iBytes = rows * ki * 4u;
-    check_span(api, dstValue, vBytes, 32, "dstValueLocal");
-    check_span(api, dstIndex, iBytes, 32, "dstIndexLocal");
+    check_span(api, dstValue, vBytes, 32, "dstValueLocal", kWrite);
+    check_span(api, dstIndex, iBytes, 32, "dstIndexLocal", kWrite);
     if (overlaps(dstValue.addr_, vBytes, src.addr_, srcBytes) || overlaps(dstIndex.addr_, iBytes, src.addr_, srcBytes) ||
         overlaps(dstValue.addr_, vBytes, dstIndex.addr_, iBytes))
         fail(api, "TopK does not support address overlap between src and dst", "srcLocal, dstValueLocal and dstIndexLocal must not share UB");
@@ -457,6 +461,7 @@ inline void topk(const AscendC::LocalTensor<T>& dstValue, const AscendC::LocalTe
                  "TopK needs " + std::to_string(need) + " B of temporary buffer (GetTopKMaxMinTmpSize minValue) but got " +
                      std::to_string(tmp->GetSize()) + " B");
         check_ub(api, tmp->addr_, need);
+        sync_v_write(api, tmp->addr_, need);   // scratch of PIPE_V
         if (overlaps(tmp->addr_, need, src.addr_, srcBytes) || overlaps(tmp->addr_, need, dstValue.addr_, vBytes) ||
             overlaps(tmp->addr_, need, dstIndex.addr_, iBytes))
             fail(api, "tmpLocal overlaps an operand", "the temporary buffer must not share UB with src/dst");
