@@ -190,10 +190,17 @@ inline double round_integral(double d, int mode) {
 }
 
 template <class I> inline I saturate_int(double d) {
-    if (std::isnan(d)) return I(0);
-    if (d <= double(std::numeric_limits<I>::min())) return std::numeric_limits<I>::min();
-    if (d >= double(std::numeric_limits<I>::max())) return std::numeric_limits<I>::max();
-    return I(d);
+    constexpr double lo = double(std::numeric_limits<I>::min()), hi = double(std::numeric_limits<I>::max());
+    if constexpr (sizeof(I) < 8) {   // limits exact in double: a branch-free clamp (vectorisable), NaN -> 0
+        double c = d == d ? d : 0.0;
+        c = c < lo ? lo : c;
+        return I(c > hi ? hi : c);
+    } else {                         // 2^63 / 2^64 do not convert back: saturate before converting
+        if (std::isnan(d)) return I(0);
+        if (d <= lo) return std::numeric_limits<I>::min();
+        if (d >= hi) return std::numeric_limits<I>::max();
+        return I(d);
+    }
 }
 
 // Value conversion used by Cast and by scalar stores.

@@ -39,6 +39,22 @@ template <class D, class S> inline D cast_one(S v, int mode) {
     if constexpr (std::is_same_v<S, int32_t> && std::is_same_v<D, half>) return half(float(v) * core().deq_scale);
     else return convert<D, S>(v, mode);
 }
+// Element loops with the round mode as a template argument: the per-element mode switch folds away.
+template <int M, class D, class S> inline void cast_run_m(D* d, const S* s, uint32_t n, bool backwards) {
+    if (backwards) { for (int64_t i = int64_t(n) - 1; i >= 0; --i) d[i] = cast_one<D>(s[i], M); }
+    else { for (uint32_t i = 0; i < n; ++i) d[i] = cast_one<D>(s[i], M); }
+}
+template <class D, class S> inline void cast_run(D* d, const S* s, uint32_t n, int mode, bool backwards) {
+    switch (mode) {
+        case R_NONE: cast_run_m<R_NONE>(d, s, n, backwards); break;
+        case R_RINT: cast_run_m<R_RINT>(d, s, n, backwards); break;
+        case R_FLOOR: cast_run_m<R_FLOOR>(d, s, n, backwards); break;
+        case R_CEIL: cast_run_m<R_CEIL>(d, s, n, backwards); break;
+        case R_ROUND: cast_run_m<R_ROUND>(d, s, n, backwards); break;
+        case R_TRUNC: cast_run_m<R_TRUNC>(d, s, n, backwards); break;
+        default: for (uint32_t i = 0; i < n; ++i) { uint32_t k = backwards ? n - 1 - i : i; d[k] = cast_one<D>(s[k], mode); }
+    }
+}
 template <class D, class S> inline void check_cast_mode(AscendC::RoundMode mode) {
     if (!(cast_modes<S, D>() & (1u << uint32_t(mode))))
         fail("Cast", "the hardware issues no instruction for this round mode; dst keeps stale data",
@@ -81,12 +97,9 @@ __aicore__ inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src
         }
     }
     // Read all of src first: in-place narrowing/widening casts (dst aliasing src) are legal per repeat.
-    if ((void*)dst.addr_ == (void*)src.addr_ && sizeof(T) != sizeof(U)) {
-        if (sizeof(T) > sizeof(U)) { for (int64_t i = int64_t(count) - 1; i >= 0; --i) dst.addr_[i] = ::ascsim::cast_one<T>(src.addr_[i], mode); }
-        else { for (uint32_t i = 0; i < count; ++i) dst.addr_[i] = ::ascsim::cast_one<T>(src.addr_[i], mode); }
-        return;
-    }
-    for (uint32_t i = 0; i < count; ++i) dst.addr_[i] = ::ascsim::cast_one<T>(src.addr_[i], mode);
+    // in place and widening: back to front, so no source element is overwritten before it is read
+    bool backwards = (void*)dst.addr_ == (void*)src.addr_ && sizeof(T) > sizeof(U);
+    ::ascsim::cast_run(dst.addr_, src.addr_, count, mode, backwards);
 }
 template <typename T, typename U, bool isSetMask = true>
 __aicore__ inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& round_mode, const uint64_t mask[],

@@ -20,6 +20,28 @@ inline void set_bit(uint8_t* base, uint64_t i, bool v) {
     b = v ? uint8_t(b | (1u << (i & 7))) : uint8_t(b & ~(1u << (i & 7)));
 }
 inline bool get_bit(const uint8_t* base, uint64_t i) { return (base[i >> 3] >> (i & 7)) & 1u; }
+// Count-form compare into a bit mask: the mode is a template argument and whole bytes are assembled at once, so the
+// element loop has no branches (same bits as cmp/set_bit element by element).
+template <AscendC::CMPMODE M, class T, class B> inline void cmp_bits_m(uint8_t* out, uint32_t count, const T* a, B b) {
+    uint32_t full = count / 8;
+    for (uint32_t k = 0; k < full; ++k) {
+        uint32_t byte = 0;
+        for (uint32_t j = 0; j < 8; ++j) byte |= uint32_t(cmp(up(a[k * 8 + j]), b(k * 8 + j), M)) << j;
+        out[k] = uint8_t(byte);
+    }
+    for (uint32_t i = full * 8; i < count; ++i) set_bit(out, i, cmp(up(a[i]), b(i), M));
+}
+template <class T, class B> inline void cmp_bits(uint8_t* out, uint32_t count, const T* a, B b, AscendC::CMPMODE m) {
+    using AscendC::CMPMODE;
+    switch (m) {
+        case CMPMODE::LT: cmp_bits_m<CMPMODE::LT>(out, count, a, b); break;
+        case CMPMODE::GT: cmp_bits_m<CMPMODE::GT>(out, count, a, b); break;
+        case CMPMODE::EQ: cmp_bits_m<CMPMODE::EQ>(out, count, a, b); break;
+        case CMPMODE::LE: cmp_bits_m<CMPMODE::LE>(out, count, a, b); break;
+        case CMPMODE::GE: cmp_bits_m<CMPMODE::GE>(out, count, a, b); break;
+        default: cmp_bits_m<CMPMODE::NE>(out, count, a, b); break;
+    }
+}
 template <class T> inline void check_cmp_type(AscendC::CMPMODE m) {
     if constexpr (std::is_same_v<T, int32_t>)
         if (m != AscendC::CMPMODE::EQ) fail("Compare", "Failed to check cmpMode", "int32_t Compare supports only CMPMODE::EQ on Atlas A2");
@@ -44,7 +66,8 @@ __aicore__ inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& 
     ::ascsim::check_ub("Compare", dst.addr_, (count + 7) / 8);
     ::ascsim::sync_v_write("Compare", dst.addr_, (count + 7) / 8);
     uint8_t* out = (uint8_t*)dst.addr_;
-    for (uint32_t i = 0; i < count; ++i) ::ascsim::set_bit(out, i, ::ascsim::cmp(::ascsim::up(src0.addr_[i]), ::ascsim::up(src1.addr_[i]), cmpMode));
+    const T* b = src1.addr_;
+    ::ascsim::cmp_bits(out, count, src0.addr_, [b](uint32_t i) { return ::ascsim::up(b[i]); }, cmpMode);
 }
 template <typename T, typename U, bool isSetMask = true>
 __aicore__ inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode,
@@ -91,7 +114,7 @@ __aicore__ inline void CompareScalar(const LocalTensor<U>& dst, const LocalTenso
     ::ascsim::sync_v_write("CompareScalar", dst.addr_, (count + 7) / 8);
     uint8_t* out = (uint8_t*)dst.addr_;
     auto s = ::ascsim::up(src1Scalar);
-    for (uint32_t i = 0; i < count; ++i) ::ascsim::set_bit(out, i, ::ascsim::cmp(::ascsim::up(src0.addr_[i]), s, cmpMode));
+    ::ascsim::cmp_bits(out, count, src0.addr_, [s](uint32_t) { return s; }, cmpMode);
 }
 template <typename T, typename U>
 __aicore__ inline void Compares(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src1Scalar, CMPMODE cmpMode, uint32_t count) {
@@ -110,10 +133,11 @@ __aicore__ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& s
     ::ascsim::sync_v_read("Select", selMask.addr_, (count + 7) / 8);
     const uint8_t* bits = (const uint8_t*)selMask.addr_;
     constexpr uint32_t epr = ::ascsim::elems_per_repeat<T>();
-    for (uint32_t i = 0; i < count; ++i) {
-        uint64_t bi = selMode == SELMODE::VSEL_CMPMASK_SPR ? (i % epr) : i;
-        dst.addr_[i] = ::ascsim::get_bit(bits, bi) ? src0.addr_[i] : src1.addr_[i];
+    if (selMode == SELMODE::VSEL_CMPMASK_SPR) {
+        for (uint32_t i = 0; i < count; ++i) dst.addr_[i] = ::ascsim::get_bit(bits, i % epr) ? src0.addr_[i] : src1.addr_[i];
+        return;
     }
+    for (uint32_t i = 0; i < count; ++i) dst.addr_[i] = ::ascsim::get_bit(bits, i) ? src0.addr_[i] : src1.addr_[i];
 }
 template <typename T, typename U>
 __aicore__ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0, T src1,
