@@ -228,6 +228,13 @@ class Evaluator:
         if skipped and self.on_skip:
             self.on_skip(skipped)
         workers = self.settings.workers or max(1, min(os.cpu_count() or 1, 8))
+        warm_up = getattr(self.backend, "warm_up", None)
+        if callable(warm_up) and workers > 1 and len(work) > 1:
+            # shared build artefacts (precompiled headers) once, not once per concurrent first compile
+            try:
+                warm_up(time.monotonic() + self.settings.compile_timeout_s)
+            except Exception:  # noqa: BLE001 - each compile then builds what it needs and reports its own error
+                pass
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="kg-eval") as pool:
             futures = [pool.submit(self.evaluate_candidate, t, cand, cases, done) for t, cand, cases in work]
             for f in futures:

@@ -405,6 +405,18 @@ class SimBackend:
         os.replace(tmp, d / "kernel_operator.h.gch")
         return d
 
+    def warm_up(self, deadline: float) -> None:
+        """Build what every candidate shares (runtime objects, precompiled headers) ahead of the first candidate."""
+        self._runtime_objs(deadline)
+        self._pch_dir(deadline)
+        self._torch_pch(self._pybind_flags(), deadline)
+
+    def _pybind_flags(self) -> list[str]:
+        tinfo = torch_build_info()
+        return [STD, "-O1", "-fPIC", "-w", f"-D_GLIBCXX_USE_CXX11_ABI={tinfo['abi']}", f"-DTORCH_EXTENSION_NAME={MODULE}",
+                "-DTORCH_API_INCLUDE_EXTENSION_H", f"-I{SIM_INCLUDE}", *(f"-I{d}" for d in tinfo["inc"]),
+                f"-I{sysconfig.get_paths()['include']}"]
+
     def _torch_pch(self, pflags: list[str], deadline: float) -> list[str]:
         """-include flags for the precompiled torch header; [] under clang or when it cannot be built (the binding
         then parses the headers itself)."""
@@ -517,9 +529,7 @@ class SimBackend:
 
         # 4. the task's pybind module
         tinfo = torch_build_info()
-        py_inc = sysconfig.get_paths()["include"]
-        pflags = [STD, "-O1", "-fPIC", "-w", f"-D_GLIBCXX_USE_CXX11_ABI={tinfo['abi']}", f"-DTORCH_EXTENSION_NAME={MODULE}",
-                  "-DTORCH_API_INCLUDE_EXTENSION_H", f"-I{SIM_INCLUDE}", *(f"-I{d}" for d in tinfo["inc"]), f"-I{py_inc}"]
+        pflags = self._pybind_flags()
         pyb = src / "pybind.cpp"
         pkey = _sha(headers_hash(*PYBIND_HEADERS), pyb.read_text(), *_portable(pflags))
         pyb_obj = self._obj("pybind", pkey, lambda o: [self.cxx, *pflags, *self._torch_pch(pflags, deadline), "-c", str(pyb),
