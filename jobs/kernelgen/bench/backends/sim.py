@@ -28,7 +28,7 @@ from pathlib import Path
 
 from ..errors import classify_compile_error
 from ..procs import StepTimedOut, run_group
-from . import sim_cube
+from . import kernel_lint, sim_cube
 from ..model import Candidate, CompileErrorClass, CompileResult, RuntimeEnv, Task, Verdict, Workspace
 
 REPO_ROOT = Path(__file__).resolve().parents[4]
@@ -495,6 +495,10 @@ class SimBackend:
             dst = kwork / rel
             dst.parent.mkdir(parents=True, exist_ok=True)
             dst.write_text(preprocess_kernel(text, task.kernel_name if p == main_k else None))
+        lint = kernel_lint.lint_kernel_sources({p.relative_to(kdir).as_posix(): p.read_text(errors="replace") for p in kfiles})
+        if lint.errors:   # device C++ restrictions bisheng enforces and g++ does not (virtual, new/malloc, STL, recursion)
+            raise BuildError(lint.render(), error_class=lint.error_class)
+        log.extend(str(w) for w in lint.warnings)
         if f"ascsim_entry_{task.kernel_name}" not in (kwork / main_k.name).read_text():
             raise BuildError(f"error: kernel entry '{task.kernel_name}' not found: expected "
                              f"extern \"C\" __global__ __aicore__ void {task.kernel_name}(GM_ADDR ...)",

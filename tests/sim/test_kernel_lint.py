@@ -1,0 +1,229 @@
+"""Device-code lint (kernel_lint): each rule fires on the construct and stays quiet on the same text in comments or
+string literals, on AscendC's own debug APIs and on every reference answer; a sim build of a kernel with `virtual`
+fails as a compile error carrying the lint's diagnostic."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kernelgen.bench.backends import kernel_lint
+from kernelgen.bench.backends.kernel_lint import lint_kernel_sources
+from kernelgen.bench.model import CompileErrorClass, Verdict
+
+from .conftest import BUILTIN_TASKS, FIXTURE_TASKS, REPO, answer_files, load
+
+HEAD = '#include "kernel_operator.h"\nusing namespace AscendC;\n'
+
+
+def lint(body: str, name: str = "k.cpp"):
+    return lint_kernel_sources({name: HEAD + body})
+
+
+def rules(res, severity: str = "error") -> list[tuple[str, int]]:
+    """(rule, line in the snippet body) of the findings of one severity."""
+    return [(f.rule, f.line - 2) for f in res.findings if f.severity == severity]
+
+
+requires_ts = pytest.mark.skipif(kernel_lint._parser() is None, reason="tree-sitter-cpp not installed")
+
+
+# -- virtual -------------------------------------------------------------------------------------------------------
+def test_virtual_member_function_is_an_error_with_compiler_style_location():
+    res = lint("class KernelA {\npublic:\n    __aicore__ virtual void Process() {}\n};\n")
+    assert rules(res) == [("virtual", 3)]
+    assert str(res.errors[0]).startswith("op_kernel/k.cpp:5:16: error: virtual functions are not supported")
+    assert res.error_class == CompileErrorClass.SYNTAX
+
+
+def test_pure_virtual_override_and_virtual_inheritance():
+    res = lint("struct B { virtual void F() = 0; };\n"
+               "struct D : B { void F() override {} };\n"
+               "struct E : virtual public B { void F() final {} };\n")
+    assert sorted(rules(res)) == [("virtual", 1), ("virtual", 2), ("virtual", 3), ("virtual-inheritance", 3)]
+
+
+def test_virtual_in_comments_and_strings_and_final_class_are_clean():
+    res = lint("// virtual void F(); new int; malloc(4); std::vector<int> v;\n"
+               "/* class A : virtual B { virtual ~A(); }; delete p; */\n"
+               'const char* s = "virtual new delete std::string std::cout";\n'
+               "class K final { public: __aicore__ void F() {} };\n")
+    assert res.findings == []
+
+
+# -- dynamic allocation ----------------------------------------------------------------------------------------------
+def test_new_delete_malloc_free_are_errors():
+    res = lint("__aicore__ void F() {\n"
+               "    float* a = new float[16];\n"
+               "    delete[] a;\n"
+               "    void* b = malloc(64);\n"
+               "    free(b);\n"
+               "    auto c = std::make_unique<int>(1);\n"
+               "}\n")
+    assert sorted(rules(res)) == [("dynamic-allocation", n) for n in (2, 3, 4, 5, 6)]
+    assert res.error_class == CompileErrorClass.MEMORY_OBJECT
+
+
+def test_placement_new_is_only_a_warning_and_user_defined_free_is_clean():
+    res = lint("struct Pool { __aicore__ void free(int i) {} };\n"
+               "__aicore__ void Free(int) {}\n"
+               "__aicore__ void F(Pool& p, void* buf) {\n"
+               "    new (buf) int(3);\n"
+               "    p.free(1);\n"
+               "    Free(2);\n"
+               "}\n")
+    assert rules(res) == [] and rules(res, "warning") == [("dynamic-allocation", 4)]
+
+
+# -- STL, IO, host library calls --------------------------------------------------------------------------------------
+def test_stl_containers_and_iostreams_are_errors_type_traits_are_not():
+    res = lint("#include <vector>\n#include <iostream>\n#include <type_traits>\n"
+               "template <typename T> __aicore__ void F() {\n"
+               "    std::vector<int> v;\n"
+               "    std::string s;\n"
+               "    std::cout << 1;\n"
+               "    std::tuple<int, float> t;\n"
+               "    if constexpr (std::is_same_v<T, float>) {}\n"
+               "    static_assert(std::is_same<T, T>::value, \"\");\n"
+               "}\n")
+    assert sorted(rules(res)) == [("host-io", 7), ("stl", 5), ("stl", 6), ("stl", 8)]
+
+
+def test_ascendc_printf_dumptensor_assert_are_allowed_host_printf_variants_are_not():
+    res = lint("__aicore__ void F(LocalTensor<float>& x, int n) {\n"
+               '    printf("n=%d\\n", n);\n'
+               '    PRINTF("n=%d\\n", n);\n'
+               '    AscendC::printf("x");\n'
+               "    DumpTensor(x, 1, 16);\n"
+               "    assert(n > 0);\n"
+               '    ASSERT(n > 0 && "positive");\n'
+               '    fprintf(stderr, "x");\n'
+               '    std::printf("x");\n'
+               "}\n")
+    assert rules(res) == [("host-io", 8)]
+    assert rules(res, "warning") == [("host-io", 9)]
+
+
+def test_std_math_and_min_are_warnings_algorithms_are_errors_scalar_sqrt_is_clean():
+    res = lint("__aicore__ float F(float x, float* p) {\n"
+               "    float a = std::sqrt(x) + std::exp(x);\n"
+               "    float b = std::min(a, x);\n"
+               "    std::sort(p, p + 4);\n"
+               "    return a + b + sqrt(x);\n"     # scalar sqrt: used by the ops-nn RmsNorm reference kernel
+               "}\n"
+               "constexpr int kMax = std::max(1, 2);\n")
+    assert rules(res) == [("host-call", 4)]
+    assert sorted(rules(res, "warning")) == [("host-call", 2), ("host-call", 2), ("host-call", 3)]
+
+
+def test_typeid_is_an_error_exceptions_warn():
+    res = lint("__aicore__ void F(int x) {\n    auto& t = typeid(x);\n    if (x) throw 1;\n}\n")
+    assert rules(res) == [("typeid", 2)]
+    assert rules(res, "warning") == [("exceptions", 3)]
+
+
+def test_cpu_debug_only_branches_are_skipped():
+    res = lint("#ifdef __CCE_KT_TEST__\n#include <iostream>\nvoid Dbg() { std::cout << 1; }\n#else\n"
+               "__aicore__ void Dev() { std::vector<int> v; }\n#endif\n"
+               "#ifndef ASCENDC_CPU_DEBUG\n__aicore__ void Dev2() { int* p = new int; }\n"
+               "#else\nvoid Dbg2() { int* p = new int; delete p; }\n#endif\n")
+    assert sorted(rules(res)) == [("dynamic-allocation", 8), ("stl", 5)]
+
+
+# -- recursion --------------------------------------------------------------------------------------------------------
+@requires_ts
+def test_direct_recursion_of_a_member_function():
+    res = lint("class KernelA {\npublic:\n"
+               "    __aicore__ int Depth(int n) { return n == 0 ? 0 : 1 + Depth(n - 1); }\n"
+               "    __aicore__ int Other(int n) { return n; }\n};\n")
+    assert rules(res) == [("recursion", 3)]
+    assert "recursive call to 'KernelA::Depth' (KernelA::Depth -> KernelA::Depth)" in res.errors[0].message
+
+
+@requires_ts
+def test_mutual_recursion_across_files_and_out_of_class_definitions():
+    srcs = {
+        "k.cpp": HEAD + '#include "k.h"\n'
+                 "__aicore__ void KernelB::Ping(int n) { if (n) this->Pong(n - 1); }\n",
+        "k.h": "class KernelB {\npublic:\n    __aicore__ void Ping(int n);\n"
+               "    __aicore__ void Pong(int n) { if (n) Ping(n - 1); }\n};\n",
+    }
+    res = lint_kernel_sources(srcs)
+    assert [f.rule for f in res.errors] == ["recursion"]
+    msg = res.errors[0].message
+    assert msg.startswith("mutually recursive call") and ("KernelB::Ping -> KernelB::Pong -> KernelB::Ping" in msg
+                                                          or "KernelB::Pong -> KernelB::Ping -> KernelB::Pong" in msg)
+    free = lint("__aicore__ int IsEven(int n);\n__aicore__ int IsOdd(int n) { return n == 0 ? 0 : IsEven(n - 1); }\n"
+                "__aicore__ int IsEven(int n) { return n == 0 ? 1 : IsOdd(n - 1); }\n")
+    assert [f.rule for f in free.errors] == ["recursion"]
+
+
+@requires_ts
+def test_non_recursive_patterns_stay_clean():
+    res = lint(
+        # overload by arity: Compute(x) calls Compute(x, 0), which calls nothing back
+        "class K {\npublic:\n"
+        "    __aicore__ void Compute(int x) { Compute(x, 0); }\n"
+        "    __aicore__ void Compute(int x, int y) { Process(); }\n"
+        "    __aicore__ void Process() { helper.Process(); }\n"          # another object's Process: not this one
+        "    Helper helper;\n};\n"
+        # compile-time recursion: explicit template arguments / a shrinking parameter pack
+        "template <int N> __aicore__ int Pow2() { return 2 * Pow2<N - 1>(); }\n"
+        "template <> __aicore__ int Pow2<0>() { return 1; }\n"
+        "template <typename T> __aicore__ int Count(T) { return 1; }\n"
+        "template <typename T, typename... Ts> __aicore__ int Count(T, Ts... r) { return 1 + Count(r...); }\n"
+        # a free function sharing an AscendC API name calls the API, not itself
+        "template <typename T> __aicore__ void Exp(LocalTensor<T>& d, LocalTensor<T>& s, int n) { AscendC::Exp(d, s, n); }\n"
+        "// Depth(n - 1) in a comment: __aicore__ int Depth(int n) { return Depth(n); }\n")
+    assert rules(res) == [], res.render()
+
+
+@requires_ts
+def test_same_arity_overloads_calling_each_other_only_warn():
+    res = lint("__aicore__ void Cvt(half x) { Cvt(static_cast<float>(x)); }\n"
+               "__aicore__ void Cvt(float x) { }\n")
+    assert rules(res) == [] and rules(res, "warning") == [("recursion", 1)]
+
+
+# -- reference answers -------------------------------------------------------------------------------------------------
+def _kernel_sets(root: Path, pattern: str) -> list[tuple[str, dict[str, str]]]:
+    out = []
+    for d in sorted(root.glob(pattern)):
+        out.append((str(d), {p.relative_to(d).as_posix(): p.read_text(errors="replace") for p in sorted(d.rglob("*"))
+                             if p.is_file()}))
+    return out
+
+
+def _assert_clean(sets):
+    assert sets
+    for where, srcs in sets:
+        res = lint_kernel_sources(srcs)
+        assert not res.errors, f"{where}\n{res.render('error')}"
+        # the only warnings in reference answers are none today; a new one must be looked at
+        assert not res.warnings, f"{where}\n{res.render('warning')}"
+
+
+def test_builtin_and_l23_reference_answers_are_lint_clean():
+    _assert_clean(_kernel_sets(BUILTIN_TASKS, "*/*/*/answer/0/op_kernel")
+                  + _kernel_sets(REPO / "tests" / "sim_l23" / "data", "*/*/*/answer/0/op_kernel")
+                  + _kernel_sets(REPO / "tests" / "sim_l23" / "data", "*/*/*/question/op_kernel"))
+
+
+def test_npukernelbench_sample_answers_are_lint_clean(fixture_root):
+    _assert_clean(_kernel_sets(fixture_root, "*/*/*/answer/0/op_kernel"))
+
+
+# -- end to end ---------------------------------------------------------------------------------------------------------
+def test_sim_build_rejects_virtual_kernel_as_compile_error(runner):
+    task = load(BUILTIN_TASKS / "level1" / "Math" / "Mul")
+    files = answer_files(task)
+    rel = "op_kernel/mul.cpp"
+    src = files[rel]
+    anchor = "namespace {\n"
+    assert anchor in src
+    files[rel] = src.replace(anchor, anchor + "struct LintProbe { __aicore__ virtual int Get() { return 1; } };\n", 1)
+    line = files[rel][:files[rel].index("virtual")].count("\n") + 1
+    res, rt = runner.build(task, files, tag="lint-virtual")
+    assert not res.ok and rt is None
+    assert res.verdict == Verdict.COMPILE_ERROR and res.error_class == CompileErrorClass.SYNTAX
+    assert f"op_kernel/mul.cpp:{line}:" in res.log and "error: virtual functions are not supported" in res.log
