@@ -163,6 +163,55 @@ static bool z_is_sigmoid() {
     return true;
 }
 
+// Cube path on an AIC core: A, B (16 x 16 half) GM -> L1 (Nd2Nz, MTE2) -> L0A/L0B (LoadData, MTE1) -> Mmad (M)
+// -> L0C -> GM (Fixpipe, FIX), `passes` times (later passes reload L0A/L0B and recompute into the same L0C).
+// `sync` bit 0: MTE2_MTE1, bit 1: MTE1_M, bit 2: M_FIX, bit 3 / bit 5 (later passes): M_MTE1 / FIX_M,
+// bit 4: Mmad and Fixpipe with unitFlag 3 (the hardware's own M <-> FIX handshake on L0C).
+static ascsim::CubeMem* g_cube = new ascsim::CubeMem;
+static std::vector<half> g_a(256), g_b(256);
+static std::vector<float> g_c(256);
+static void as_aic() { g_cube->owner = nullptr; g_ctx.core_type = 1; g_ctx.cube = g_cube; }
+static void cube_pipeline(int sync, int passes) {
+    as_aic();
+    TPipe pipe;
+    TBuf<TPosition::A1> a1; TBuf<TPosition::B1> b1; TBuf<TPosition::A2> a2; TBuf<TPosition::B2> b2; TBuf<TPosition::CO1> c1;
+    pipe.InitBuffer(a1, 512); pipe.InitBuffer(b1, 512);
+    pipe.InitBuffer(a2, 512); pipe.InitBuffer(b2, 512); pipe.InitBuffer(c1, 1024);
+    GlobalTensor<half> ga, gb;
+    GlobalTensor<float> gc;
+    ga.SetGlobalBuffer(g_a.data(), 256);
+    gb.SetGlobalBuffer(g_b.data(), 256);
+    gc.SetGlobalBuffer(g_c.data(), 256);
+    LocalTensor<half> la1 = a1.Get<half>(), lb1 = b1.Get<half>(), la2 = a2.Get<half>(), lb2 = b2.Get<half>();
+    LocalTensor<float> lc = c1.Get<float>();
+    DataCopy(la1, ga, Nd2NzParams(1, 16, 16, 0, 16, 16, 1, 0));
+    DataCopy(lb1, gb, Nd2NzParams(1, 16, 16, 0, 16, 16, 1, 0));
+    if (sync & 1) { SetFlag<HardEvent::MTE2_MTE1>(EVENT_ID0); WaitFlag<HardEvent::MTE2_MTE1>(EVENT_ID0); }
+    for (int pass = 0; pass < passes; ++pass) {
+        if (pass && (sync & 8)) { SetFlag<HardEvent::M_MTE1>(EVENT_ID0); WaitFlag<HardEvent::M_MTE1>(EVENT_ID0); }
+        LoadData(la2, la1, LoadData2DParams(0, 1, 1, 0, 0, false, 0));
+        LoadData(lb2, lb1, LoadData2DParams(0, 1, 1, 0, 0, true, 0));
+        if (sync & 2) { SetFlag<HardEvent::MTE1_M>(EVENT_ID0); WaitFlag<HardEvent::MTE1_M>(EVENT_ID0); }
+        if (pass && (sync & 32)) { SetFlag<HardEvent::FIX_M>(EVENT_ID0); WaitFlag<HardEvent::FIX_M>(EVENT_ID0); }
+        MmadParams mp; mp.m = 16; mp.n = 16; mp.k = 16; mp.cmatrixInitVal = true;
+        if (sync & 16) mp.unitFlag = 3;
+        Mmad(lc, la2, lb2, mp);
+        if (sync & 4) { SetFlag<HardEvent::M_FIX>(EVENT_ID0); WaitFlag<HardEvent::M_FIX>(EVENT_ID0); }
+        FixpipeParamsV220 fp; fp.nSize = 16; fp.mSize = 16; fp.srcStride = 16; fp.dstStride = 16;
+        if (sync & 16) fp.unitFlag = 3;
+        Fixpipe<float, float, CFG_ROW_MAJOR>(gc, lc, fp);
+    }
+}
+static bool c_is_product() {
+    for (int i = 0; i < 16; ++i)
+        for (int j = 0; j < 16; ++j) {
+            float e = 0;
+            for (int k = 0; k < 16; ++k) e += float(g_a[i * 16 + k]) * float(g_b[k * 16 + j]);
+            if (std::fabs(g_c[i * 16 + j] - e) > 1e-3f) return false;
+        }
+    return true;
+}
+
 int main() {
     init_gm();
     // (1) TBuf DataCopy GM->UB then Add without MTE2_V: reported, naming both APIs, pipes, offset and the event
@@ -382,6 +431,39 @@ int main() {
         CHECK(reports() == 2);
         CHECK(has(last(), "V_MTE3"));
     }
+
+    // (11) cube path on an AIC (L1 / L0A / L0B / L0C tracked like UB blocks): each missing edge of the
+    // MTE2 -> MTE1 -> M -> FIX chain is reported against the two APIs; with every flag pair it is clean
+    for (int i = 0; i < 256; ++i) { g_a[i] = half(float((i * 7) % 11) - 5.0f); g_b[i] = half(float((i * 5) % 9) * 0.25f); }
+    struct CubeCase { int sync, passes; const char* want; };
+    const CubeCase cube_cases[] = {
+        {7, 1, nullptr},
+        {47, 2, nullptr},
+        {27, 2, nullptr},   // unitFlag instead of M_FIX / FIX_M
+        {6, 1, "missing SetFlag<HardEvent::MTE2_MTE1>/WaitFlag between DataCopy(Nd2NzParams) (MTE2) and LoadData (MTE1)"},
+        {5, 1, "missing SetFlag<HardEvent::MTE1_M>/WaitFlag between LoadData (MTE1) and Mmad (M)"},
+        {3, 1, "missing SetFlag<HardEvent::M_FIX>/WaitFlag between Mmad (M) and Fixpipe (FIX)"},
+    };
+    for (const CubeCase& cc : cube_cases) {
+        std::fill(g_c.begin(), g_c.end(), -1.0f);
+        fresh_core(1);
+        cube_pipeline(cc.sync, cc.passes);
+        CHECK(c_is_product());
+        CHECK(reports() == (cc.want ? 1u : 0u));
+        if (cc.want) CHECK(has(last(), cc.want));
+        if (cc.want) CHECK(has(last(), "read after write"));
+        if (!cc.want && reports()) std::printf("cube %d: %s\n", cc.sync, last().c_str());
+    }
+    // later passes without M_MTE1 / FIX_M: reloading L0A while Mmad reads it, recomputing L0C while Fixpipe reads it
+    fresh_core(1);
+    cube_pipeline(7, 2);
+    CHECK(c_is_product());
+    CHECK(reports() == 2);   // M_MTE1 (LoadData after Mmad) and FIX_M
+    CHECK(has(last(), "missing SetFlag<HardEvent::FIX_M>/WaitFlag between Fixpipe (FIX) and Mmad (M)"));
+    CHECK(has(last(), "write after read"));
+    fresh_core(2);
+    CHECK(has(throws([] { cube_pipeline(3, 1); }), "M_FIX"));
+    g_ctx.core_type = 2; g_ctx.cube = nullptr;
 
     // error mode fails the launch with the same message
     init_gm();

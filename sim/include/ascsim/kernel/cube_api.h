@@ -39,6 +39,16 @@ inline void check_in_pool(const char* api, const char* what, const void* p, int 
                  " but " + s.name + " holds " + std::to_string(s.bytes) + " B");
 }
 template <class T> constexpr uint32_t c0_of() { return 32u / sizeof(T); }
+// unitFlag (MmadParams / FixpipeParamsV220, 2 or 3): the hardware's fine-grained M <-> FIX handshake on L0C. For the
+// missing-sync detector an Mmad with unitFlag orders itself after the last Fixpipe with unitFlag and before the
+// next one, and vice versa (detector-only event slot 63; no SetFlag/WaitFlag needed, none is consumed).
+constexpr int kUnitFlagSlot = 63;
+inline void unit_flag_before(int pipe, uint8_t unitFlag) {
+    if (unitFlag) sync_wait(pipe == kPipeM ? kPipeFix : kPipeM, pipe, kUnitFlagSlot);
+}
+inline void unit_flag_after(int pipe, uint8_t unitFlag) {
+    if (unitFlag) sync_set(pipe, pipe == kPipeM ? kPipeFix : kPipeM, kUnitFlagSlot);
+}
 inline uint32_t ceil_div(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 template <class T> inline float to_f(T v) { return float(v); }
 
@@ -165,6 +175,7 @@ __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>
     uint64_t last = uint64_t(p.ndNum - 1) * p.dstNzMatrixStride + uint64_t(cblocks - 1) * p.dstNzC0Stride * C0 +
                     uint64_t(p.nValue - 1) * p.dstNzNStride * C0 + C0;
     ascsim::check_in_pool(api, "dst", dst.addr_, ascsim::POOL_L1, 32, last * sizeof(T));
+    ascsim::sync_cube(ascsim::kPipeMte2, api, dst.addr_, last * sizeof(T), ascsim::kWrite);   // GM -> L1 runs on MTE2
     for (uint32_t nd = 0; nd < p.ndNum; ++nd) {
         const T* s0 = src.addr_ + uint64_t(nd) * p.srcNdMatrixStride;
         T* d0 = dst.addr_ + uint64_t(nd) * p.dstNzMatrixStride;
@@ -202,9 +213,13 @@ template <class T> inline void load2d(const char* api, const LocalTensor<T>& dst
     uint64_t src_last = (uint64_t(p.startIndex) + uint64_t(p.repeatTimes - 1) * p.srcStride + 1) * 512;
     if (src_gm) ascsim::check_gm(src, src_last, false, api);
     else ascsim::check_in_pool(api, "src", src, ascsim::POOL_L1, 32, src_last);
+    // L1 -> L0A/L0B runs on MTE1, GM -> L0A/L0B on MTE2 (one fractal read and written per repeat)
+    const int pipe = src_gm ? ascsim::kPipeMte2 : ascsim::kPipeMte1;
     for (uint32_t r = 0; r < p.repeatTimes; ++r) {
         const T* s = src + (uint64_t(p.startIndex) + uint64_t(r) * p.srcStride) * FRAC;
         T* d = dst.addr_ + uint64_t(r) * (p.dstGap + 1) * FRAC;
+        if (!src_gm) ascsim::sync_cube(pipe, api, s, 512, ascsim::kRead);
+        ascsim::sync_cube(pipe, api, d, 512, ascsim::kWrite);
         if (p.ifTranspose) transpose_fractal(d, s);
         else std::memcpy(d, s, 512);
     }
@@ -240,6 +255,7 @@ __aicore__ inline void LoadDataWithTranspose(const LocalTensor<T>& dst, const Lo
     for (uint32_t r = 0; r < p.repeatTimes; ++r) {
         // the source square block: NF consecutive fractals of SIDE rows x C0 columns (Nz: column block after block)
         const T* s = src.addr_ + (uint64_t(p.startIndex) + uint64_t(r) * p.srcStride) * NF * FRAC;
+        ascsim::sync_cube(ascsim::kPipeMte1, api, s, NF * 512, ascsim::kRead);
         for (uint32_t f = 0; f < NF; ++f)
             for (uint32_t row = 0; row < SIDE; ++row)
                 for (uint32_t c = 0; c < C0; ++c) sq[row * SIDE + f * C0 + c] = s[f * FRAC + row * C0 + c];
@@ -248,6 +264,7 @@ __aicore__ inline void LoadDataWithTranspose(const LocalTensor<T>& dst, const Lo
         T* d = dst.addr_ + uint64_t(r) * (p.dstGap + NF) * FRAC;
         for (uint32_t f = 0; f < NF; ++f) {
             T* df = d + uint64_t(f) * (1 + p.dstFracGap) * FRAC;
+            ascsim::sync_cube(ascsim::kPipeMte1, api, df, 512, ascsim::kWrite);
             for (uint32_t row = 0; row < SIDE; ++row)
                 for (uint32_t c = 0; c < C0; ++c) df[row * C0 + c] = tr[row * SIDE + f * C0 + c];
         }
@@ -279,6 +296,13 @@ inline void mmad(const char* api, const LocalTensor<D>& c, const LocalTensor<A>&
     ascsim::check_in_pool(api, "dst (L0C)", c.addr_, ascsim::POOL_L0C, 1024, uint64_t(mF) * nF * 256 * sizeof(D));
     ascsim::check_in_pool(api, "fmA (L0A)", a.addr_, ascsim::POOL_L0A, 512, gemv ? uint64_t(K) * sizeof(A) : uint64_t(mF) * kF * 512);
     ascsim::check_in_pool(api, "filterB (L0B)", b.addr_, ascsim::POOL_L0B, 512, uint64_t(kF) * nF * 512);
+    // PIPE_M reads L0A, L0B (and the bias) and writes L0C (accumulating: a read-modify-write, checked as a write)
+    ascsim::sync_cube(ascsim::kPipeM, api, a.addr_, gemv ? uint64_t(K) * sizeof(A) : uint64_t(mF) * kF * 512, ascsim::kRead);
+    ascsim::sync_cube(ascsim::kPipeM, api, b.addr_, uint64_t(kF) * nF * 512, ascsim::kRead);
+    if (bias) ascsim::sync_cube(ascsim::kPipeM, api, bias, uint64_t(N) * sizeof(V), ascsim::kRead);
+    ascsim::unit_flag_before(ascsim::kPipeM, p.unitFlag);
+    ascsim::sync_cube(ascsim::kPipeM, api, c.addr_, uint64_t(mF) * nF * 256 * sizeof(D), ascsim::kWrite);
+    ascsim::unit_flag_after(ascsim::kPipeM, p.unitFlag);
     // unpack to dense float/int rows: Ad[m][k], Bd[k][n]
     using Acc = std::conditional_t<std::is_same_v<D, int32_t>, int32_t, float>;
     static thread_local std::vector<Acc> Ad, Bd, Cd;
@@ -382,6 +406,10 @@ inline void fixpipe(const char* api, const GlobalTensor<T>& dst, const LocalTens
     uint32_t nF = ascsim::ceil_div(p.nSize, 16);
     uint64_t span = (uint64_t(nd - 1) * p.srcNdStride * 256 + (uint64_t(nF - 1) * p.srcStride + p.mSize) * 16) * sizeof(U);
     ascsim::check_in_pool(api, "src (L0C)", src.addr_, ascsim::POOL_L0C, 64, span);
+    ascsim::unit_flag_before(ascsim::kPipeFix, p.unitFlag);
+    ascsim::sync_cube(ascsim::kPipeFix, api, src.addr_, span, ascsim::kRead);   // L0C -> GM runs on PIPE_FIX
+    ascsim::unit_flag_after(ascsim::kPipeFix, p.unitFlag);
+    if (vscale) ascsim::sync_cube(ascsim::kPipeFix, api, vscale, uint64_t(p.nSize) * 8, ascsim::kRead);
     if (fmt == CO2Layout::ROW_MAJOR && p.dstStride < p.nSize)
         ascsim::fail_cube(api, "dstStride " + std::to_string(p.dstStride) + " (elements per destination row) < nSize " + std::to_string(p.nSize));
     float sc = scale_of(p.deqScalar);

@@ -5,7 +5,9 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <algorithm>
 #include "../runtime_api.h"
+#include "sync_check.h"
 
 namespace ascsim {
 
@@ -54,6 +56,31 @@ inline int cube_pool_of(const void* p) {
         if (q >= b && q < b + cube_pool_spec(i).bytes) return i;
     }
     return -1;
+}
+
+// Missing-sync detector for the AIC memories. The detector (src/runtime.cpp) tracks 32-byte blocks of the core's
+// UB; an AIC never uses its UB (in_ub rejects every vector access there), so its block table holds a scaled map of
+// the cube pools instead: L1 in 128 B granules, L0A / L0B in 256 B, L0C in 128 B, BiasTable and Fixpipe buffer in
+// 32 B (179 KiB of the 192 KiB table). Same vector clocks, SetFlag/WaitFlag edges (MTE2_MTE1, MTE1_M, M_MTE1,
+// M_FIX, FIX_M, ...), PipeBarrier<PIPE_ALL> and TQue events (A1/B1: MTE2 -> MTE1, A2/B2: MTE1 -> M, CO1: M -> FIX)
+// as on the AIV. Reports give the offset in that map ("UB 0x..."): L1 from 0x0, L0A from 0x20000, L0B from
+// 0x22000, L0C from 0x24000, BiasTable from 0x2c000, Fixpipe buffer from 0x2c400.
+struct CubeSyncMap { uint32_t off; uint32_t scale; };
+inline CubeSyncMap cube_sync_map(int pool) {
+    static const CubeSyncMap maps[POOL_COUNT] = {{0x0, 4}, {0x20000, 8}, {0x22000, 8}, {0x24000, 4}, {0x2c000, 1}, {0x2c400, 1}};
+    return maps[pool];
+}
+// An access of [p, p + bytes) in a cube pool by `pipe` (sync_check.h pipe numbers, kRead / kWrite).
+inline void sync_cube(int pipe, const char* api, const void* p, size_t bytes, int role) {
+    if (!sync_on() || bytes == 0) return;
+    CoreCtx& c = core();
+    int pool = cube_pool_of(p);
+    if (pool < 0 || c.core_type != 1 || !c.ub || c.ub_size < 0x2cc00u) return;
+    CubeSyncMap m = cube_sync_map(pool);
+    size_t off = size_t(static_cast<const uint8_t*>(p) - cube_mem()->base(pool));
+    size_t end = std::min<size_t>(off + bytes, cube_pool_spec(pool).bytes);
+    size_t lo = m.off + off / m.scale, hi = m.off + (end + m.scale - 1) / m.scale;
+    sync_access(pipe, api, c.ub + lo, hi - lo, role);
 }
 
 }  // namespace ascsim

@@ -3,7 +3,10 @@
 // MTE3 on an AIV) run asynchronously and only SetFlag/WaitFlag, PipeBarrier<PIPE_ALL>, the TPipe queue events and
 // the compiler's --cce-auto-sync order them. With ASCSIM_SYNC_CHECK=warn|error the runtime attaches a detector to
 // each core (sim/src/runtime.cpp: vector clocks per pipe, last writer / readers per 32-byte UB block) and the
-// hooks below feed it; when it is off each hook is one well-predicted branch.
+// hooks below feed it; when it is off each hook is one well-predicted branch. On an AIC the cube memories (L1, L0A,
+// L0B, L0C, BiasTable, Fixpipe buffer) are tracked through the same table (cube_mem.h sync_cube: DataCopy Nd2Nz =
+// MTE2, LoadData = MTE1, Mmad = M, Fixpipe = FIX; unitFlag counts as the M <-> FIX order it is on the device).
+// Roles: APIs say kRead / kWrite (check_src / check_dst); kUnknownRole is only for callers that cannot tell.
 #ifndef ASCSIM_ASCSIM_KERNEL_SYNC_CHECK_H_
 #define ASCSIM_ASCSIM_KERNEL_SYNC_CHECK_H_
 #include <cstddef>
