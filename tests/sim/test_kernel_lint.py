@@ -130,6 +130,38 @@ def test_cpu_debug_only_branches_are_skipped():
     assert sorted(rules(res)) == [("dynamic-allocation", 8), ("stl", 5)]
 
 
+def test_using_namespace_std_container_warns_ascendc_std_tuple_is_clean():
+    res = lint("using namespace std;\n__aicore__ void F() {\n    vector<int> v;\n"
+               "    AscendC::Std::tuple<int, int> t = AscendC::Std::make_tuple(1, 2);\n    Std::tuple<int> u;\n}\n")
+    assert rules(res) == [] and rules(res, "warning") == [("stl", 3)]
+
+
+@pytest.mark.parametrize("body, expect", [
+    ("struct E : virtual public B { virtual void F() {} };\n", [("virtual", 1), ("virtual-inheritance", 1)]),
+    ("__aicore__ void F() {\n    float* a = new float[16];\n    delete[] a;\n    free(malloc(4));\n}\n",
+     [("dynamic-allocation", 2), ("dynamic-allocation", 3), ("dynamic-allocation", 4), ("dynamic-allocation", 4)]),
+    ("__aicore__ void F() { std::vector<int> v; std::cout << 1; auto& t = typeid(v); }\n",
+     [("host-io", 1), ("stl", 1), ("typeid", 1)]),
+    ('// virtual new int; malloc(4); std::vector<int>\nconst char* s = "virtual delete p; std::cout";\n'
+     "__aicore__ void F(Obj& o, void* b) { o.free(1); new (b) int(2); }\n", []),
+    ("#ifdef __CCE_KT_TEST__\nvoid Dbg() { std::cout << 1; }\n#else\n__aicore__ void D() { std::string s; }\n#endif\n",
+     [("stl", 4)]),
+])
+def test_regex_fallback_without_tree_sitter(monkeypatch, body, expect):
+    monkeypatch.setattr(kernel_lint, "_parser", lambda: None)
+    res = lint(body)
+    assert res.backend == "regex"
+    assert sorted(rules(res)) == expect
+
+
+def test_regex_fallback_keeps_reference_answers_clean(monkeypatch):
+    monkeypatch.setattr(kernel_lint, "_parser", lambda: None)
+    sets = _kernel_sets(BUILTIN_TASKS, "*/*/*/answer/0/op_kernel")
+    if FIXTURE_TASKS.is_dir():
+        sets += _kernel_sets(FIXTURE_TASKS, "*/*/*/answer/0/op_kernel")
+    _assert_clean(sets)
+
+
 # -- recursion --------------------------------------------------------------------------------------------------------
 @requires_ts
 def test_direct_recursion_of_a_member_function():

@@ -15,6 +15,7 @@ rule except recursion. Code inside `#ifdef __CCE_KT_TEST__` / `ASCENDC_CPU_DEBUG
 """
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 from dataclasses import dataclass, field
@@ -111,7 +112,13 @@ def lint_kernel_sources(sources: dict[str, str], prefix: str = "op_kernel/") -> 
             res.findings.extend(_regex_lint(prefix + rel, text))
     else:
         res = LintResult(backend="tree-sitter")
-        res.findings.extend(_TreeLint(parser, {prefix + rel: text for rel, text in srcs.items()}).run())
+        try:
+            res.findings.extend(_TreeLint(parser, {prefix + rel: text for rel, text in srcs.items()}).run())
+        except (RecursionError, ValueError, AttributeError, TypeError, IndexError, KeyError):
+            # a lint bug must not turn a candidate into an infrastructure error: fall back to the regex scan
+            res = LintResult(backend="regex")
+            for rel, text in sorted(srcs.items()):
+                res.findings.extend(_regex_lint(prefix + rel, text))
     res.findings = sorted(set(res.findings), key=lambda f: (f.severity != "error", f.file, f.line, f.col, f.rule))
     return res
 
@@ -300,12 +307,9 @@ class _TreeLint:
             if name_node is None or name_node.type not in ("identifier", "field_identifier"):
                 continue
             name = _txt(name_node)
-            owner = cls or qual
-            if owner is not None and (qual is None or qual in self.classes or cls is not None):
+            owner = cls or qual    # an out-of-line `N::f` (N a namespace) is treated like a member of "class" N
+            if owner is not None:
                 self.classes.setdefault(owner, set()).add(name)
-            elif qual is not None:
-                # `N::f` defined out of its namespace, or `C::f` seen before its class: decide by what C is later
-                self.classes.setdefault(qual, set()).add(name)
             self.user_funcs.add(name)
             if n.type != "function_definition":
                 continue
@@ -630,7 +634,6 @@ def _regex_lint(file: str, text: str) -> list[Finding]:
             if pos in seen:
                 continue
             seen.add(pos)
-            import bisect
             ln = bisect.bisect_right(line_starts, pos) - 1
             out.append(Finding(file, ln + 1, pos - line_starts[ln] + 1, rule, sev, msg))
     return out
