@@ -207,14 +207,20 @@ def test_non_recursive_patterns_stay_clean():
         # a free function sharing an AscendC API name calls the API, not itself
         "template <typename T> __aicore__ void Exp(LocalTensor<T>& d, LocalTensor<T>& s, int n) { AscendC::Exp(d, s, n); }\n"
         "// Depth(n - 1) in a comment: __aicore__ int Depth(int n) { return Depth(n); }\n")
-    assert rules(res) == [], res.render()
+    assert res.findings == [], res.render()
 
 
 @requires_ts
-def test_same_arity_overloads_calling_each_other_only_warn():
+def test_same_arity_overloads_and_deduced_template_self_calls_only_warn():
     res = lint("__aicore__ void Cvt(half x) { Cvt(static_cast<float>(x)); }\n"
-               "__aicore__ void Cvt(float x) { }\n")
-    assert rules(res) == [] and rules(res, "warning") == [("recursion", 1)]
+               "__aicore__ void Cvt(float x) { }\n"
+               "template <typename T> __aicore__ void Up(T x) {\n"
+               "    if constexpr (!IsSame<T, float>::value) { Up(static_cast<float>(x)); }\n}\n")
+    assert rules(res) == [] and rules(res, "warning") == [("recursion", 1), ("recursion", 4)]
+    # another instantiation of a class template through its scope: compile-time recursion, no finding
+    ok = lint("template <int N> struct P {\n"
+              "    __aicore__ static int V() { if constexpr (N > 0) { return 2 * P<N - 1>::V(); } return 1; }\n};\n")
+    assert ok.findings == []
 
 
 # -- reference answers -------------------------------------------------------------------------------------------------

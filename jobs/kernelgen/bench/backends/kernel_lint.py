@@ -162,7 +162,7 @@ class _Func:
     name: str
     min_args: int
     max_args: float
-    pack: bool               # function template with a parameter pack (compile-time recursion is legitimate)
+    tmpl: bool               # function template: a deduced call may reach another instantiation (not recursion)
 
     @property
     def label(self) -> str:
@@ -315,8 +315,7 @@ class _TreeLint:
                 continue
             lo, hi, _ = self._arity(fdecl)
             is_tmpl = n.parent is not None and n.parent.type == "template_declaration"
-            pack = is_tmpl and "..." in _txt(n.parent.child_by_field_name("parameters") or n.parent)
-            self.funcs.append(_Func(file, n, owner, ns, name, lo, hi, pack))
+            self.funcs.append(_Func(file, n, owner, ns, name, lo, hi, is_tmpl))
 
     # -- pass 2: forbidden constructs ----------------------------------------------------------------------------
     def _scan(self, file: str, root) -> None:
@@ -462,7 +461,10 @@ class _TreeLint:
                 continue
             fn = n.child_by_field_name("function")
             args = n.child_by_field_name("arguments")
-            nargs = len([a for a in (args.named_children if args is not None else []) if a.type != "comment"])
+            arg_nodes = [a for a in (args.named_children if args is not None else []) if a.type != "comment"]
+            if any(a.type == "parameter_pack_expansion" for a in arg_nodes):
+                continue    # `f(rest...)`: a variadic template peeling its pack (compile-time recursion)
+            nargs = len(arg_nodes)
             cls, ns, name, explicit_tmpl, free_ok = None, None, None, False, True
             if fn is None:
                 continue
@@ -479,12 +481,13 @@ class _TreeLint:
                     continue
                 name, cls, free_ok = _txt(fld), f.cls, False
             elif fn.type == "qualified_identifier":
-                inner, scope = fn, None
+                inner, scope, targs = fn, None, False
                 while inner is not None and inner.type == "qualified_identifier":
                     scope = inner.child_by_field_name("scope")
+                    targs = targs or (scope is not None and scope.type == "template_type")
                     inner = inner.child_by_field_name("name")
-                if inner is None or inner.type != "identifier" or scope is None:
-                    continue
+                if inner is None or inner.type != "identifier" or scope is None or targs:
+                    continue    # `P<N - 1>::Run()`: another instantiation of a class template (compile-time recursion)
                 name, q = _txt(inner), self._base_name(scope)
                 if q in self.classes and any(g.cls == q for g in self.funcs):
                     cls, free_ok = q, False
@@ -502,7 +505,7 @@ class _TreeLint:
                 continue
             same_arity = [i for i, g in enumerate(self.funcs) if g.name == name and g.cls == self.funcs[cands[0]].cls
                           and g.min_args <= nargs <= g.max_args]
-            certain = len(same_arity) == 1 and not f.pack
+            certain = len(same_arity) == 1 and not any(self.funcs[i].tmpl for i in cands)
             if cls is None and ns is None and name in _api_names():
                 certain = False      # an AscendC overload with this name may be the one called
             out.append((fn, cands, certain))
