@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from kernelgen.bench.backends import kernel_lint
 from kernelgen.bench.backends.kernel_lint import lint_kernel_sources
 from kernelgen.bench.model import CompileErrorClass, Verdict
@@ -142,8 +141,8 @@ def test_using_namespace_std_container_warns_ascendc_std_tuple_is_clean():
      [("dynamic-allocation", 2), ("dynamic-allocation", 3), ("dynamic-allocation", 4), ("dynamic-allocation", 4)]),
     ("__aicore__ void F() { std::vector<int> v; std::cout << 1; auto& t = typeid(v); }\n",
      [("host-io", 1), ("stl", 1), ("typeid", 1)]),
-    ('// virtual new int; malloc(4); std::vector<int>\nconst char* s = "virtual delete p; std::cout";\n'
-     "__aicore__ void F(Obj& o, void* b) { o.free(1); new (b) int(2); }\n", []),
+    (('// virtual new int; malloc(4); std::vector<int>\nconst char* s = "virtual delete p; std::cout";\n'
+      "__aicore__ void F(Obj& o, void* b) { o.free(1); new (b) int(2); }\n"), []),
     ("#ifdef __CCE_KT_TEST__\nvoid Dbg() { std::cout << 1; }\n#else\n__aicore__ void D() { std::string s; }\n#endif\n",
      [("stl", 4)]),
 ])

@@ -41,25 +41,38 @@ RULE_CLASS: dict[str, CompileErrorClass] = {
 }
 
 # std:: types: heap-backed containers, strings, streams, smart pointers, std::function and std::tuple (named by the guide)
-STL_ERROR_TYPES = frozenset("""vector string wstring u16string u32string basic_string map multimap unordered_map
-    unordered_multimap set multiset unordered_set unordered_multiset list forward_list deque queue priority_queue stack
-    shared_ptr unique_ptr weak_ptr function stringstream istringstream ostringstream basic_stringstream ifstream
-    ofstream fstream basic_ifstream basic_ofstream thread mutex regex any tuple""".split())
-STL_WARN_TYPES = frozenset("array pair optional variant bitset string_view span valarray".split())
-ALLOC_FUNCS = frozenset("malloc calloc realloc free aligned_alloc posix_memalign memalign valloc".split())
+STL_ERROR_TYPES = frozenset([
+    "vector", "string", "wstring", "u16string", "u32string", "basic_string", "map", "multimap", "unordered_map",
+    "unordered_multimap", "set", "multiset", "unordered_set", "unordered_multiset", "list", "forward_list", "deque",
+    "queue", "priority_queue", "stack", "shared_ptr", "unique_ptr", "weak_ptr", "function", "stringstream",
+    "istringstream", "ostringstream", "basic_stringstream", "ifstream", "ofstream", "fstream", "basic_ifstream",
+    "basic_ofstream", "thread", "mutex", "regex", "any", "tuple"
+])
+STL_WARN_TYPES = frozenset(["array", "pair", "optional", "variant", "bitset", "string_view", "span", "valarray"])
+ALLOC_FUNCS = frozenset([
+    "malloc", "calloc", "realloc", "free", "aligned_alloc", "posix_memalign", "memalign", "valloc"
+])
 STD_ALLOC_FUNCS = ALLOC_FUNCS | {"make_shared", "make_unique", "allocate_shared"}
-IO_STREAMS = frozenset("cout cerr clog cin wcout wcerr endl".split())
-FILE_IO_FUNCS = frozenset("""fopen fclose fread fwrite fprintf fscanf fputs fgets fputc fgetc fflush fseek ftell
-    scanf sscanf puts putchar getchar perror remove rename tmpfile""".split())
-STD_ALGORITHMS = frozenset("""sort stable_sort partial_sort nth_element find find_if find_if_not count count_if
-    accumulate reduce transform for_each copy copy_if copy_n fill fill_n reverse unique lower_bound upper_bound
-    binary_search equal_range iota max_element min_element minmax_element make_tuple tie tuple_cat forward_as_tuple
-    make_pair shuffle rotate partition merge inner_product partial_sum adjacent_difference all_of any_of none_of
-    remove_if replace replace_if generate""".split())
-STD_MATH = frozenset("""sqrt cbrt exp exp2 expm1 log log2 log10 log1p pow sin cos tan asin acos atan atan2 sinh cosh
-    tanh asinh acosh atanh erf erfc fabs abs floor ceil round trunc fmod fmin fmax isnan isinf isfinite hypot lgamma
-    tgamma rint nearbyint lround llround lrint copysign signbit frexp ldexp modf remainder fma""".split())
-STD_UTIL_WARN = frozenset("min max clamp swap minmax".split())
+IO_STREAMS = frozenset(["cout", "cerr", "clog", "cin", "wcout", "wcerr", "endl"])
+FILE_IO_FUNCS = frozenset([
+    "fopen", "fclose", "fread", "fwrite", "fprintf", "fscanf", "fputs", "fgets", "fputc", "fgetc", "fflush", "fseek",
+    "ftell", "scanf", "sscanf", "puts", "putchar", "getchar", "perror", "remove", "rename", "tmpfile"
+])
+STD_ALGORITHMS = frozenset([
+    "sort", "stable_sort", "partial_sort", "nth_element", "find", "find_if", "find_if_not", "count", "count_if",
+    "accumulate", "reduce", "transform", "for_each", "copy", "copy_if", "copy_n", "fill", "fill_n", "reverse", "unique",
+    "lower_bound", "upper_bound", "binary_search", "equal_range", "iota", "max_element", "min_element",
+    "minmax_element", "make_tuple", "tie", "tuple_cat", "forward_as_tuple", "make_pair", "shuffle", "rotate",
+    "partition", "merge", "inner_product", "partial_sum", "adjacent_difference", "all_of", "any_of", "none_of",
+    "remove_if", "replace", "replace_if", "generate"
+])
+STD_MATH = frozenset([
+    "sqrt", "cbrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "pow", "sin", "cos", "tan", "asin", "acos",
+    "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "erf", "erfc", "fabs", "abs", "floor", "ceil",
+    "round", "trunc", "fmod", "fmin", "fmax", "isnan", "isinf", "isfinite", "hypot", "lgamma", "tgamma", "rint",
+    "nearbyint", "lround", "llround", "lrint", "copysign", "signbit", "frexp", "ldexp", "modf", "remainder", "fma"
+])
+STD_UTIL_WARN = frozenset(["min", "max", "clamp", "swap", "minmax"])
 
 _ATTR_MACRO_RX = re.compile(r"\b__(?:aicore|global|gm|ubuf|cbuf|ca|cb|cc|fbuf|inline|sync_alias|sync_noalias|"
                             r"sync_in|sync_out|simt_vf|simt_callee|simd_vf|no_simt|forceinline)__\b|\[aicore\]")
@@ -129,7 +142,7 @@ def _parser():
         import tree_sitter_cpp
         from tree_sitter import Language, Parser
         return Parser(Language(tree_sitter_cpp.language()))
-    except Exception:   # not installed (tree-sitter is in the `cot` extra, not `bench`) or an incompatible version
+    except (ImportError, OSError, ValueError, TypeError, AttributeError):   # not installed (tree-sitter is in the `cot` extra, not `bench`) or an incompatible version
         return None
 
 
@@ -465,7 +478,7 @@ class _TreeLint:
             if any(a.type == "parameter_pack_expansion" for a in arg_nodes):
                 continue    # `f(rest...)`: a variadic template peeling its pack (compile-time recursion)
             nargs = len(arg_nodes)
-            cls, ns, name, explicit_tmpl, free_ok = None, None, None, False, True
+            cls, ns, name, free_ok = None, None, None, True
             if fn is None:
                 continue
             if fn.type == "identifier":
@@ -593,7 +606,7 @@ def _sccs(n: int, adj: dict[int, list[int]]) -> list[list[int]]:
 
 
 # ------------------------------------------------------------------------------------ regex fallback scan --
-_STRIP_RX = re.compile(r"//[^\n]*|/\*.*?\*/|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'", re.S)
+_STRIP_RX = re.compile(r"//[^\n]*|/\*.*?\*/|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'", re.DOTALL)
 
 
 def _strip(text: str) -> str:
@@ -627,7 +640,7 @@ def _regex_lint(file: str, text: str) -> list[Finding]:
     clean = _strip(text)
     # drop CPU-only preprocessor regions (simple, non-nested #ifdef __CCE_KT_TEST__ ... #endif blocks)
     clean = re.sub(r"#\s*if(?:def\s+|\s+defined\s*\(?\s*)(?:__CCE_KT_TEST__|ASCENDC_CPU_DEBUG)\b.*?(?=#\s*(?:else|endif))",
-                   lambda m: re.sub(r"[^\n]", " ", m.group(0)), clean, flags=re.S)
+                   lambda m: re.sub(r"[^\n]", " ", m.group(0)), clean, flags=re.DOTALL)
     line_starts = [0] + [m.end() for m in re.finditer(r"\n", clean)]
     out = []
     seen = set()
