@@ -71,6 +71,13 @@ def sim_sources_hash() -> str:
     return _sha(*(f"{p.relative_to(SIM_ROOT)}\n{p.read_text(errors='replace')}" for p in files))[:16]
 
 
+@functools.lru_cache(maxsize=1)
+def backend_sources_hash() -> str:
+    """The build driver's own code (source rewriting, generated TUs, the device-code lint): part of the whole-build key."""
+    here = Path(__file__).resolve().parent
+    return _sha(*(p.read_text() for p in (here / "sim.py", here / "sim_cube.py", here / "kernel_lint.py")))[:16]
+
+
 @functools.lru_cache(maxsize=None)
 def headers_hash(*rel: str) -> str:
     """Hash of the simulator headers one kind of object depends on (so runtime edits keep those objects cached)."""
@@ -326,7 +333,7 @@ class SimBackend:
             p = src / rel
             p.parent.mkdir(parents=True, exist_ok=True)
             p.write_text(text)
-        digest = _sha(sim_sources_hash(), self.cxx_id, self.opt, task.op_name, task.kernel_name,
+        digest = _sha(sim_sources_hash(), backend_sources_hash(), self.cxx_id, self.opt, task.op_name, task.kernel_name,
                       *(f"{k}\n{files[k]}" for k in sorted(files)))
         # the candidate's build options (cann-ops CMakeLists fragment): without --cce-auto-sync the compiler inserts
         # no S<->V/MTE2/MTE3 syncs, which the missing-sync detector must know
