@@ -27,7 +27,8 @@ def cpp_test_binary(src: Path, cxx: str | None = None) -> Path:
     cxx = cxx or CXX
     if shutil.which(cxx) is None:
         pytest.skip(f"{cxx} not installed")
-    key = hashlib.sha256((sim_sources_hash() + cxx + src.read_text() + " ".join(cpu_flags())).encode()).hexdigest()[:16]
+    shared = (Path(__file__).resolve().parent / "cpp" / "check.h").read_text()
+    key = hashlib.sha256((sim_sources_hash() + cxx + shared + src.read_text() + " ".join(cpu_flags())).encode()).hexdigest()[:16]
     exe = cache_root() / "tests" / f"{src.stem}-{key}"
     if not exe.exists():
         exe.parent.mkdir(parents=True, exist_ok=True)

@@ -15,23 +15,7 @@
 
 using namespace AscendC;
 
-static int g_fail = 0, g_pass = 0;
-#define CHECK(cond)                                                                      \
-    do {                                                                                 \
-        if (cond) ++g_pass;                                                              \
-        else { ++g_fail; std::printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); }   \
-    } while (0)
-#define CHECK_MSG(cond, ...)                                                             \
-    do {                                                                                 \
-        if (cond) ++g_pass;                                                              \
-        else { ++g_fail; std::printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); std::printf(__VA_ARGS__); std::printf("\n"); } \
-    } while (0)
-
-static std::string throws(const std::function<void()>& f) {
-    try { f(); } catch (const std::exception& e) { return e.what(); }
-    return "";
-}
-static bool has(const std::string& s, const char* sub) { return s.find(sub) != std::string::npos; }
+#include "../../sim/cpp/check.h"
 
 alignas(4096) static uint8_t g_ub[ascsim::kUbBytes];
 static ascsim::CoreCtx g_ctx;
