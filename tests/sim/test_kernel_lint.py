@@ -24,7 +24,7 @@ def rules(res, severity: str = "error") -> list[tuple[str, int]]:
     return [(f.rule, f.line - 2) for f in res.findings if f.severity == severity]
 
 
-requires_ts = pytest.mark.skipif(kernel_lint._parser() is None, reason="tree-sitter-cpp not installed")
+requires_ts = pytest.mark.skipif(kernel_lint.parser() is None, reason="tree-sitter-cpp not installed")
 
 
 # -- virtual -------------------------------------------------------------------------------------------------------
@@ -147,14 +147,14 @@ def test_using_namespace_std_container_warns_ascendc_std_tuple_is_clean():
      [("stl", 4)]),
 ])
 def test_regex_fallback_without_tree_sitter(monkeypatch, body, expect):
-    monkeypatch.setattr(kernel_lint, "_parser", lambda: None)
+    monkeypatch.setattr(kernel_lint, "parser", lambda: None)
     res = lint(body)
     assert res.backend == "regex"
     assert sorted(rules(res)) == expect
 
 
 def test_regex_fallback_keeps_reference_answers_clean(monkeypatch):
-    monkeypatch.setattr(kernel_lint, "_parser", lambda: None)
+    monkeypatch.setattr(kernel_lint, "parser", lambda: None)
     sets = _kernel_sets(BUILTIN_TASKS, "*/*/*/answer/0/op_kernel")
     if FIXTURE_TASKS.is_dir():
         sets += _kernel_sets(FIXTURE_TASKS, "*/*/*/answer/0/op_kernel")

@@ -1,38 +1,12 @@
 """C++ (AscendC) parsing with tree-sitter-cpp, and the normalised token streams used for similarity.
 
-tree-sitter reads AscendC once the device qualifiers are blanked (`__aicore__`, `__global__`, `__gm__`,
-`extern "C"` give ERROR nodes otherwise); blanking keeps byte offsets, so node positions still index the file.
+Parsing itself (device syntax blanked, offsets kept) is `kernelgen.ascendc_syntax`.
 """
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
-_QUALIFIERS = re.compile(r'\b__aicore__\b|\b__global__\b|\b__gm__\b|\bextern\s+"C"')
-
-
-def blank_qualifiers(src: str) -> str:
-    return _QUALIFIERS.sub(lambda m: " " * len(m.group(0)), src)
-
-
-@lru_cache(maxsize=1)
-def parser():
-    import tree_sitter_cpp
-    from tree_sitter import Language, Parser
-
-    return Parser(Language(tree_sitter_cpp.language()))
-
-
-def parse(src: str):
-    return parser().parse(blank_qualifiers(src).encode("utf-8"))
-
-
-def _walk(node):
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        yield n
-        stack.extend(reversed(n.children))
+from ..ascendc_syntax import parse, walk as _walk  # noqa: F401 - parse is part of this module's API
 
 
 def includes(src: str) -> list[tuple[str, bool, int, int]]:

@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ...ascendc_syntax import blank_device_syntax, parser, walk
 from ..model import CompileErrorClass
 
 SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx", ".inc", ".inl")
@@ -74,10 +75,6 @@ STD_MATH = frozenset([
 ])
 STD_UTIL_WARN = frozenset(["min", "max", "clamp", "swap", "minmax"])
 
-_ATTR_MACRO_RX = re.compile(r"\b__(?:aicore|global|gm|ubuf|cbuf|ca|cb|cc|fbuf|inline|sync_alias|sync_noalias|"
-                            r"sync_in|sync_out|simt_vf|simt_callee|simd_vf|no_simt|forceinline)__\b|\[aicore\]")
-_IF_CORE_RX = re.compile(r"\bif\s+ASCEND_IS_(?:AIC|AIV|NOT_AIC|NOT_AIV)\b")
-
 
 @dataclass(frozen=True)
 class Finding:
@@ -118,15 +115,15 @@ class LintResult:
 def lint_kernel_sources(sources: dict[str, str], prefix: str = "op_kernel/") -> LintResult:
     """Lint the candidate's op_kernel sources ({path relative to op_kernel: text}); findings sorted by position."""
     srcs = {rel: text for rel, text in sources.items() if rel.lower().endswith(SOURCE_SUFFIXES)}
-    parser = _parser()
-    if parser is None:
+    ts = parser()
+    if ts is None:
         res = LintResult(backend="regex")
         for rel, text in sorted(srcs.items()):
             res.findings.extend(_regex_lint(prefix + rel, text))
     else:
         res = LintResult(backend="tree-sitter")
         try:
-            res.findings.extend(_TreeLint(parser, {prefix + rel: text for rel, text in srcs.items()}).run())
+            res.findings.extend(_TreeLint(ts, {prefix + rel: text for rel, text in srcs.items()}).run())
         except (RecursionError, ValueError, AttributeError, TypeError, IndexError, KeyError):
             # a lint bug must not turn a candidate into an infrastructure error: fall back to the regex scan
             res = LintResult(backend="regex")
@@ -134,23 +131,6 @@ def lint_kernel_sources(sources: dict[str, str], prefix: str = "op_kernel/") -> 
                 res.findings.extend(_regex_lint(prefix + rel, text))
     res.findings = sorted(set(res.findings), key=lambda f: (f.severity != "error", f.file, f.line, f.col, f.rule))
     return res
-
-
-@functools.lru_cache(maxsize=1)
-def _parser():
-    try:
-        import tree_sitter_cpp
-        from tree_sitter import Language, Parser
-        return Parser(Language(tree_sitter_cpp.language()))
-    except (ImportError, OSError, ValueError, TypeError, AttributeError):   # not installed (tree-sitter is in the `cot` extra, not `bench`) or an incompatible version
-        return None
-
-
-def _blank_attrs(text: str) -> str:
-    """Blank bisheng-only qualifiers (same length, so positions stay) so that tree-sitter parses plain C++."""
-    text = _ATTR_MACRO_RX.sub(lambda m: " " * len(m.group(0)), text)
-    # `if ASCEND_IS_AIV {` (the macro supplies the parentheses) -> `if(1)        {`
-    return _IF_CORE_RX.sub(lambda m: "if(1)".ljust(len(m.group(0))), text)
 
 
 @functools.lru_cache(maxsize=1)
@@ -189,7 +169,7 @@ def _txt(node) -> str:
 class _TreeLint:
     def __init__(self, parser, sources: dict[str, str]):
         self.parser = parser
-        self.trees = {f: parser.parse(_blank_attrs(t).encode()) for f, t in sorted(sources.items())}
+        self.trees = {f: parser.parse(blank_device_syntax(t).encode()) for f, t in sorted(sources.items())}
         self.findings: list[Finding] = []
         self.user_funcs: set[str] = set()
         self.funcs: list[_Func] = []
@@ -211,14 +191,6 @@ class _TreeLint:
         return self.findings
 
     # -- helpers ------------------------------------------------------------------------------------------------
-    @staticmethod
-    def _walk(node):
-        stack = [node]
-        while stack:
-            n = stack.pop()
-            yield n
-            stack.extend(reversed(n.children))
-
     @staticmethod
     def _cpu_only(node) -> bool:
         """Inside a preprocessor branch taken only when the CPU-debug macros are defined?"""
@@ -298,7 +270,7 @@ class _TreeLint:
 
     # -- pass 1: definitions -------------------------------------------------------------------------------------
     def _collect(self, file: str, root) -> None:
-        for n in self._walk(root):
+        for n in walk(root):
             if n.type == "using_declaration" and re.sub(r"\s+", " ", _txt(n)).startswith("using namespace std"):
                 self.using_std = True
             if n.type not in ("function_definition", "field_declaration", "declaration"):
@@ -332,7 +304,7 @@ class _TreeLint:
 
     # -- pass 2: forbidden constructs ----------------------------------------------------------------------------
     def _scan(self, file: str, root) -> None:
-        for n in self._walk(root):
+        for n in walk(root):
             t = n.type
             if t == "virtual" and n.parent is not None:
                 if n.parent.type == "base_class_clause":
@@ -469,7 +441,7 @@ class _TreeLint:
         out = []
         if body is None:
             return out
-        for n in self._walk(body):
+        for n in walk(body):
             if n.type != "call_expression":
                 continue
             fn = n.child_by_field_name("function")
