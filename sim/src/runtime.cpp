@@ -269,12 +269,13 @@ static void sync_conflict(SyncState* S, int q, const char* qapi, int p, const ch
     bool known = false;
     for (const char* n : kHardEventNames) known |= ev == n;
     char off[32];
-    std::snprintf(off, sizeof off, "0x%zx", ub_off);
+    std::snprintf(off, sizeof off, "UB 0x%zx", ub_off);
+    std::string place = core().core_type == 1 ? cube_sync_place(ub_off) : std::string(off);   // AIC: cube memories
     std::string how = known ? "missing SetFlag<HardEvent::" + ev + ">/WaitFlag" :
                               "missing sync (no HardEvent orders PIPE_" + std::string(kPipeNames[q]) + " before PIPE_" +
                                   kPipeNames[p] + "; use PipeBarrier<PIPE_ALL>)";
     std::string msg = how + " between " + (qapi ? qapi : "?") + " (" + kPipeNames[q] + ") and " + api + " (" + kPipeNames[p] +
-                      ") on UB " + off + " (" + kind + "; the pipes run asynchronously on the device)";
+                      ") on " + place + " (" + kind + "; the pipes run asynchronously on the device)";
     S->last = msg;
     if (S->mode >= 2) fail(api, "missing synchronisation between pipes (data race on the device)", msg);
     warn("sync check", msg);

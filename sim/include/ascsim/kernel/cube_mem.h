@@ -3,6 +3,7 @@
 #ifndef ASCSIM_ASCSIM_KERNEL_CUBE_MEM_H_
 #define ASCSIM_ASCSIM_KERNEL_CUBE_MEM_H_
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <algorithm>
@@ -63,12 +64,23 @@ inline int cube_pool_of(const void* p) {
 // the cube pools instead: L1 in 128 B granules, L0A / L0B in 256 B, L0C in 128 B, BiasTable and Fixpipe buffer in
 // 32 B (179 KiB of the 192 KiB table). Same vector clocks, SetFlag/WaitFlag edges (MTE2_MTE1, MTE1_M, M_MTE1,
 // M_FIX, FIX_M, ...), PipeBarrier<PIPE_ALL> and TQue events (A1/B1: MTE2 -> MTE1, A2/B2: MTE1 -> M, CO1: M -> FIX)
-// as on the AIV. Reports give the offset in that map ("UB 0x..."): L1 from 0x0, L0A from 0x20000, L0B from
-// 0x22000, L0C from 0x24000, BiasTable from 0x2c000, Fixpipe buffer from 0x2c400.
+// as on the AIV. Reports name the cube memory and the offset in it (cube_sync_place); the map: L1 from 0x0, L0A from
+// 0x20000, L0B from 0x22000, L0C from 0x24000, BiasTable from 0x2c000, Fixpipe buffer from 0x2c400.
 struct CubeSyncMap { uint32_t off; uint32_t scale; };
 inline CubeSyncMap cube_sync_map(int pool) {
     static const CubeSyncMap maps[POOL_COUNT] = {{0x0, 4}, {0x20000, 8}, {0x22000, 8}, {0x24000, 4}, {0x2c000, 1}, {0x2c400, 1}};
     return maps[pool];
+}
+// A detector-map offset as the cube memory it stands for ("L0C 0x400"), for reports on an AIC core.
+inline std::string cube_sync_place(size_t map_off) {
+    int pool = -1;
+    for (int i = 0; i < POOL_COUNT; ++i)
+        if (map_off >= cube_sync_map(i).off) pool = i;
+    if (pool < 0) return "UB";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%s 0x%zx", cube_pool_spec(pool).name,
+                  (map_off - cube_sync_map(pool).off) * cube_sync_map(pool).scale);
+    return buf;
 }
 // An access of [p, p + bytes) in a cube pool by `pipe` (sync_check.h pipe numbers, kRead / kWrite).
 inline void sync_cube(int pipe, const char* api, const void* p, size_t bytes, int role) {
