@@ -54,6 +54,7 @@ struct Launch {
     int n = 0;                   // cores in this wave
     int64_t block_num = 0;
     int turn = -1;
+    int registered = 0;          // mixed launches: core threads that have published their context
     std::vector<int> state;      // 0 ready, 1 parked in SyncAll, 2 done
     int parked = 0;
     bool aborted = false;
@@ -749,6 +750,8 @@ static void* mix_core_main(void* p) {
     {
         std::unique_lock<std::mutex> lk(L->m);
         g_mix_ctx[a->slot] = &ctx;
+        ++L->registered;
+        L->cv.notify_all();
         L->cv.wait(lk, [&] { return L->turn == a->slot; });
     }
     if (!L->aborted) {
@@ -796,6 +799,7 @@ static void run_cores_mix(Launch& L, const std::string& op, int column, Launcher
         L.state.assign(n, 0);
         L.parked = 0;
         L.turn = -1;
+        L.registered = 0;
         g_mix_ctx.assign(n, nullptr);
         g_mix_type.assign(n, 0);
         g_mix_ai.assign(n, 0);
@@ -830,7 +834,10 @@ static void run_cores_mix(Launch& L, const std::string& op, int column, Launcher
         }
         pthread_attr_destroy(&attr);
         {
-            std::lock_guard<std::mutex> lk(L.m);
+            // Start only when every core has published its context: a cross-core set aimed at a core whose
+            // thread has not run yet would otherwise be dropped (a false deadlock on a loaded machine).
+            std::unique_lock<std::mutex> lk(L.m);
+            L.cv.wait(lk, [&] { return L.registered == n; });
             L.turn = 0;
             L.cv.notify_all();
         }

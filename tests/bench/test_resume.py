@@ -28,9 +28,11 @@ def _setup(tmp_path: Path) -> tuple[Path, Path]:
 
     def cand(op, sample, expr, kernel_src="// k\n"):
         t = tasks[op]
+        # each call takes a while, so the kills below land mid-run however fast the machine is
+        slow = f"(__import__('time').sleep(0.3), {expr})[1]"
         lines.append({"task_id": op, "sample": sample,
                       "files": {f"op_kernel/{t.kernel_name}.cpp": kernel_src,
-                                "stand_in/kernel_gen_ops.py": stand_in(t.kernel_name, expr)}})
+                                "stand_in/kernel_gen_ops.py": stand_in(t.kernel_name, slow)}})
     cand("Add", 0, "args[0] + args[1]")
     cand("Add", 1, "args[0] + args[1] + 1")
     cand("Add", 2, "args[0]", kernel_src="#error nope\n")
