@@ -39,6 +39,13 @@ def cpp_test_binary(src: Path, cxx: str | None = None) -> Path:
     return exe
 
 
+def run_cpp_driver(src: Path, cxx: str | None = None) -> subprocess.CompletedProcess:
+    """Build and run a C++ API test driver; it must exit 0 and report no failed check."""
+    r = subprocess.run([str(cpp_test_binary(src, cxx))], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and "FAIL 0" in r.stdout, r.stdout[-4000:] + r.stderr[-2000:]
+    return r
+
+
 def level_tasks(root: Path, *levels: int) -> list[Path]:
     if not root.exists():
         return []

@@ -3,11 +3,10 @@ diagnostics matter): the C++ API drivers and every reference answer (built-in su
 sample when ../shared is present) build with clang++ and pass all their cases. Skipped when clang++ is absent;
 `make test` installs Debian's clang."""
 import shutil
-import subprocess
 
 import pytest
 
-from .conftest import BUILTIN_TASKS, FIXTURE_TASKS, REPO, Runner, cpp_test_binary, level_tasks
+from .conftest import BUILTIN_TASKS, FIXTURE_TASKS, REPO, Runner, level_tasks, run_cpp_driver
 from .test_reference_answers import _check_all_cases
 
 CLANG = "clang++"
@@ -27,9 +26,7 @@ def clang_runner(tmp_path_factory):
 
 @pytest.mark.parametrize("src", ["tests/sim/cpp/api_test.cpp", "tests/sim_l23/cpp/l23_test.cpp"])
 def test_api_drivers_pass_under_clang(src):
-    exe = cpp_test_binary(REPO / src, cxx=CLANG)
-    r = subprocess.run([str(exe)], capture_output=True, text=True, timeout=120)
-    assert r.returncode == 0 and "FAIL 0" in r.stdout, r.stdout[-3000:] + r.stderr[-2000:]
+    run_cpp_driver(REPO / src, cxx=CLANG)
 
 
 @pytest.mark.parametrize("path", level_tasks(BUILTIN_TASKS, 1, 2, 3), ids=lambda p: p.name)

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 # One backend fixture, runner and task helpers for both simulator test areas (tests/sim holds them).
-from ..sim.conftest import (BUILTIN_TASKS, FIXTURE_TASKS, REPO, SHARED, Runner, answer_files, backend, cpp_test_binary, load,  # noqa: F401
+from ..sim.conftest import (BUILTIN_TASKS, FIXTURE_TASKS, REPO, SHARED, Runner, answer_files, backend,  # noqa: F401
+                            cpp_test_binary, load, run_cpp_driver,
                             level_tasks as _level_tasks)
 
 DATA_TASKS = Path(__file__).resolve().parent / "data"   # simulator test tasks (mixed kernels), not a suite
