@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <condition_variable>
+#include <deque>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -54,6 +55,7 @@ struct Launch {
     int n = 0;                   // cores in this wave
     int64_t block_num = 0;
     int turn = -1;
+    std::deque<std::condition_variable> core_cv;   // one per core thread of the wave: the baton wakes only its holder
     int registered = 0;          // mixed launches: core threads that have published their context
     std::vector<int> state;      // 0 ready, 1 parked in SyncAll, 2 done
     int parked = 0;
@@ -353,14 +355,22 @@ struct SyncGuard {   // attaches the detector to a core for the kernel's run
 static int zigzag_slot(int n, int pos) { return pos % 2 == 0 ? pos / 2 : n - 1 - pos / 2; }
 static int zigzag_pos(int n, int slot) { return slot < (n + 1) / 2 ? 2 * slot : 2 * (n - 1 - slot) + 1; }
 
+// Hand the baton to core slot j (j < 0: nobody runs any more; everyone waiting re-checks).
+static void give_turn_locked(Launch* L, int j) {
+    L->turn = j;
+    if (j >= 0 && j < int(L->core_cv.size())) { L->core_cv[j].notify_one(); return; }
+    for (auto& c : L->core_cv) c.notify_all();
+    L->cv.notify_all();
+}
+
 static void pass_baton_locked(Launch* L, int from) {
     int p0 = zigzag_pos(L->n, from);
     for (int k = 1; k <= L->n; ++k) {
         int j = zigzag_slot(L->n, (p0 + k) % L->n);
-        if (L->state[j] == 0) { L->turn = j; L->cv.notify_all(); return; }
+        if (L->state[j] == 0) { give_turn_locked(L, j); return; }
     }
     bool all_done = std::all_of(L->state.begin(), L->state.end(), [](int s) { return s == 2; });
-    if (all_done) { L->turn = -2; L->cv.notify_all(); return; }
+    if (all_done) { give_turn_locked(L, -2); return; }
     // Everyone left is parked in SyncAll but some cores finished without it: the hardware would hang.
     if (!L->aborted) {
         int done = 0;
@@ -378,9 +388,8 @@ static void pass_baton_locked(Launch* L, int from) {
                    " core(s) finished without reaching it; ACL error 507014)";
     }
     for (int j = 0; j < L->n; ++j) if (L->state[j] == 1 || L->state[j] == 3) { L->state[j] = 0; }
-    for (int k = 0; k < L->n; ++k) if (L->state[k] == 0) { L->turn = k; L->cv.notify_all(); return; }
-    L->turn = -2;
-    L->cv.notify_all();
+    for (int k = 0; k < L->n; ++k) if (L->state[k] == 0) { give_turn_locked(L, k); return; }
+    give_turn_locked(L, -2);
 }
 
 void sync_all(const char* api) {
@@ -400,7 +409,7 @@ void sync_all(const char* api) {
         return;   // last arrival releases everyone and keeps running
     }
     pass_baton_locked(L, me);
-    L->cv.wait(lk, [&] { return L->turn == me; });
+    L->core_cv[me].wait(lk, [&] { return L->turn == me; });
     if (L->aborted) throw CoreAbort{};
 }
 
@@ -585,7 +594,7 @@ static void* core_main(void* p) {
     t_core_slot = a->slot;
     {
         std::unique_lock<std::mutex> lk(L->m);
-        L->cv.wait(lk, [&] { return L->turn == a->slot; });
+        L->core_cv[a->slot].wait(lk, [&] { return L->turn == a->slot; });
     }
     if (!L->aborted) {
         try {
@@ -657,6 +666,8 @@ static void run_cores(Launch& L, Launcher fn, uint8_t** args, size_t nargs, int6
         L.state.assign(n, 0);
         L.parked = 0;
         L.turn = -1;
+        L.core_cv.clear();
+        L.core_cv.resize(size_t(n));
         std::vector<CoreThreadArg> targs(n);
         std::vector<pthread_t> th(n);
         pthread_attr_t attr;
@@ -672,8 +683,7 @@ static void run_cores(Launch& L, Launcher fn, uint8_t** args, size_t nargs, int6
         pthread_attr_destroy(&attr);
         {
             std::lock_guard<std::mutex> lk(L.m);
-            L.turn = 0;
-            L.cv.notify_all();
+            give_turn_locked(&L, 0);
         }
         for (int i = 0; i < n; ++i) pthread_join(th[i], nullptr);
     }
@@ -752,7 +762,7 @@ static void* mix_core_main(void* p) {
         g_mix_ctx[a->slot] = &ctx;
         ++L->registered;
         L->cv.notify_all();
-        L->cv.wait(lk, [&] { return L->turn == a->slot; });
+        L->core_cv[a->slot].wait(lk, [&] { return L->turn == a->slot; });
     }
     if (!L->aborted) {
         try {
@@ -799,6 +809,8 @@ static void run_cores_mix(Launch& L, const std::string& op, int column, Launcher
         L.state.assign(n, 0);
         L.parked = 0;
         L.turn = -1;
+        L.core_cv.clear();
+        L.core_cv.resize(size_t(n));
         L.registered = 0;
         g_mix_ctx.assign(n, nullptr);
         g_mix_type.assign(n, 0);
@@ -838,8 +850,7 @@ static void run_cores_mix(Launch& L, const std::string& op, int column, Launcher
             // thread has not run yet would otherwise be dropped (a false deadlock on a loaded machine).
             std::unique_lock<std::mutex> lk(L.m);
             L.cv.wait(lk, [&] { return L.registered == n; });
-            L.turn = 0;
-            L.cv.notify_all();
+            give_turn_locked(&L, 0);
         }
         for (int i = 0; i < n; ++i) pthread_join(th[i], nullptr);
     }
@@ -902,7 +913,7 @@ void cross_core_wait(int flag, const char* api) {
     while (c.xflags[flag] == 0) {
         L->state[me] = 3;
         pass_baton_locked(L, me);
-        L->cv.wait(lk, [&] { return L->turn == me; });
+        L->core_cv[me].wait(lk, [&] { return L->turn == me; });
         if (L->aborted) throw CoreAbort{};
     }
     --c.xflags[flag];
