@@ -42,6 +42,7 @@ struct GmRegion {
     std::string name;
     GmKind kind;
     uint8_t* raw = nullptr;      // allocation incl. guards
+    size_t capacity = 0;         // bytes at raw (a recycled buffer may be larger than this region needs)
     uint8_t* base = nullptr;     // first byte handed to the kernel
     size_t size = 0;             // logical bytes
     size_t padded = 0;           // bytes the device allocator would give (size + 32, rounded up to 512)
@@ -490,14 +491,14 @@ static std::mutex g_gm_pool_m;
 static std::multimap<size_t, uint8_t*> g_gm_pool;   // capacity -> buffer
 static size_t g_gm_pool_bytes = 0;
 static constexpr size_t kGmPoolLimit = size_t(256) << 20;
-static std::map<uint8_t*, size_t> g_gm_capacity;     // every buffer handed out -> its capacity
-
-static uint8_t* gm_pool_take(size_t total) {
+// A buffer of at least `total` bytes: a recycled one when one fits (its capacity goes to *cap), else a new one.
+static uint8_t* gm_pool_take(size_t total, size_t* cap) {
     {
         std::lock_guard<std::mutex> lk(g_gm_pool_m);
         auto it = g_gm_pool.lower_bound(total);
         if (it != g_gm_pool.end() && it->first <= 2 * total) {
             uint8_t* p = it->second;
+            *cap = it->first;
             g_gm_pool_bytes -= it->first;
             g_gm_pool.erase(it);
             return p;
@@ -505,22 +506,19 @@ static uint8_t* gm_pool_take(size_t total) {
     }
     void* mem = nullptr;
     if (posix_memalign(&mem, 4096, total) != 0) throw std::runtime_error("[ascsim] out of host memory for GM");
-    std::lock_guard<std::mutex> lk(g_gm_pool_m);
-    g_gm_capacity[static_cast<uint8_t*>(mem)] = total;
+    *cap = total;
     return static_cast<uint8_t*>(mem);
 }
 
-static void gm_pool_give(uint8_t* p) {
-    if (!p) return;
+static void gm_pool_give(const GmRegion& r) {
+    if (!r.raw) return;
     std::lock_guard<std::mutex> lk(g_gm_pool_m);
-    size_t cap = g_gm_capacity.at(p);
-    if (g_gm_pool_bytes + cap > kGmPoolLimit) {
-        g_gm_capacity.erase(p);
-        std::free(p);
+    if (g_gm_pool_bytes + r.capacity > kGmPoolLimit) {
+        std::free(r.raw);
         return;
     }
-    g_gm_pool.emplace(cap, p);
-    g_gm_pool_bytes += cap;
+    g_gm_pool.emplace(r.capacity, r.raw);
+    g_gm_pool_bytes += r.capacity;
 }
 
 static GmRegion* gm_alloc(Launch& L, const std::string& name, GmKind kind, const void* src, size_t size) {
@@ -530,7 +528,7 @@ static GmRegion* gm_alloc(Launch& L, const std::string& name, GmKind kind, const
     r->size = size;
     r->padded = std::max<size_t>(512, (size + 32 + 511) / 512 * 512);
     size_t total = kGuard + r->padded + kGuard;
-    r->raw = gm_pool_take(total);
+    r->raw = gm_pool_take(total, &r->capacity);
     r->base = r->raw + kGuard;
     std::memset(r->raw, kCanary, kGuard);
     std::memset(r->base + r->padded, kCanary, kGuard);
@@ -1180,13 +1178,13 @@ void exec_npu_cmd(const char* api, std::vector<HostArg>& args) {
         else finished = run_cores_sequential(L, entry->fn, gm_args.data(), gm_args.size(), block_dim);
     } catch (...) {
         g_launch = nullptr;
-        for (auto& r : L.regions) gm_pool_give(r->raw);
+        for (auto& r : L.regions) gm_pool_give(*r);
         throw;
     }
     g_launch = nullptr;
     if (!finished) {   // reached SyncAll: rerun from the untouched host tensors with one thread per core
         entry->needs_threads = true;
-        for (auto& r : L.regions) gm_pool_give(r->raw);
+        for (auto& r : L.regions) gm_pool_give(*r);
         continue;
     }
     for (auto& w : L.warnings) std::fprintf(stderr, "[ascsim] warning: %s\n", w.c_str());
@@ -1196,7 +1194,7 @@ void exec_npu_cmd(const char* api, std::vector<HostArg>& args) {
             failure = "EZ9999: Inner Error! [ascsim] The DDR address of the MTE instruction is out of range. (a kernel wrote "
                       "outside the allocation of '" + r->name + "' through a raw pointer)";
     if (!failure.empty()) {
-        for (auto& r : L.regions) gm_pool_give(r->raw);
+        for (auto& r : L.regions) gm_pool_give(*r);
         throw std::runtime_error(failure);
     }
     for (size_t k = 0; k < nout; ++k) {
@@ -1215,7 +1213,7 @@ void exec_npu_cmd(const char* api, std::vector<HostArg>& args) {
         if (r->written && args[k].kind == HostArg::TENSOR) std::memcpy(args[k].data, r->base, args[k].nbytes);
         ++inst;
     }
-    for (auto& r : L.regions) gm_pool_give(r->raw);
+    for (auto& r : L.regions) gm_pool_give(*r);
     return;
     }
 }

@@ -1,15 +1,12 @@
 """Every reference answer (built-in suite, NPUKernelBench sample, the simulator's own mixed test tasks) is clean under
 ascsim's missing-synchronisation detector in error mode: its first case passes with ASCSIM_SYNC_CHECK=error, and
 answers whose CMakeLists.txt says --cce-auto-sync=off are checked without the compiler's automatic syncs."""
-from pathlib import Path
-
 import pytest
 
 from kernelgen.bench.model import Verdict
 
+from ..sim_l23.conftest import DATA_TASKS
 from .conftest import BUILTIN_TASKS, FIXTURE_TASKS, Runner, answer_files, level_tasks, load
-
-DATA_TASKS = Path(__file__).resolve().parents[1] / "sim_l23" / "data"
 
 
 @pytest.fixture(scope="module")

@@ -298,10 +298,7 @@ class SimBackend:
     # -- Backend protocol ------------------------------------------------------------------------------------
     def versions(self) -> dict[str, str]:
         v = {"simulator": f"ascsim-{sim_sources_hash()}", "backend": "sim"}
-        try:
-            v["compiler"] = subprocess.run([self.cxx, "--version"], capture_output=True, text=True, timeout=30).stdout.splitlines()[0]
-        except (OSError, subprocess.SubprocessError, IndexError):
-            v["compiler"] = "unavailable"
+        v["compiler"] = self.cxx_id if shutil.which(self.cxx) else "unavailable"
         try:
             v["torch"] = torch_build_info()["version"]
         except Exception:  # noqa: BLE001 - reported as a version string, availability says why
@@ -393,25 +390,32 @@ class SimBackend:
                          deadline, "opdump")
         return rt, dump
 
-    def _pch_dir(self, deadline: float) -> Path | None:
-        """Directory holding kernel_operator.h + its precompiled .gch (searched before sim/include); g++ only
-        (clang looks a precompiled header up only through -include-pch)."""
+    def _precompile(self, d: Path, header: str, text: str, flags: list[str], deadline: float, what: str) -> Path | None:
+        """d/header (holding `text`) next to its precompiled .gch, built once; None under clang (it finds a
+        precompiled header only through -include-pch) or when it cannot be built (the TU then parses the headers)."""
         if self.is_clang:
             return None
-        flags = self._kernel_flags()
-        d = self.cache / f"pch-{_sha(headers_hash(*KERNEL_HEADERS), *flags)[:16]}"
-        if (d / "kernel_operator.h.gch").exists():
-            return d
+        h = d / header
+        if (d / f"{header}.gch").exists():
+            return h
         d.mkdir(parents=True, exist_ok=True)
-        shutil.copy(SIM_INCLUDE / "kernel_operator.h", d / "kernel_operator.h")
+        h.write_text(text)
         tmp = d / f".gch.{uuid.uuid4().hex}.tmp"
         try:
-            _run([self.cxx, *flags, f"-I{SIM_INCLUDE}", "-x", "c++-header", str(d / "kernel_operator.h"), "-o", str(tmp)], deadline,
-                 what="precompiled header")
+            _run([self.cxx, *flags, "-x", "c++-header", str(h), "-o", str(tmp)], deadline, what=what)
         except BuildError:
+            tmp.unlink(missing_ok=True)
             return None
-        os.replace(tmp, d / "kernel_operator.h.gch")
-        return d
+        os.replace(tmp, d / f"{header}.gch")
+        return h
+
+    def _pch_dir(self, deadline: float) -> Path | None:
+        """Directory holding kernel_operator.h + its precompiled .gch (searched before sim/include)."""
+        flags = self._kernel_flags()
+        d = self.cache / f"pch-{_sha(headers_hash(*KERNEL_HEADERS), *flags)[:16]}"
+        h = self._precompile(d, "kernel_operator.h", (SIM_INCLUDE / "kernel_operator.h").read_text(),
+                             [*flags, f"-I{SIM_INCLUDE}"], deadline, "precompiled header")
+        return h.parent if h else None
 
     def warm_up(self, deadline: float) -> None:
         """Build what every candidate shares (runtime objects, precompiled headers) ahead of the first candidate."""
@@ -426,26 +430,12 @@ class SimBackend:
                 f"-I{sysconfig.get_paths()['include']}"]
 
     def _torch_pch(self, pflags: list[str], deadline: float) -> list[str]:
-        """-include flags for the precompiled torch header; [] under clang or when it cannot be built (the binding
-        then parses the headers itself)."""
-        if self.is_clang:
-            return []
+        """-include flags for the precompiled torch header; [] when there is none."""
         key = _sha(headers_hash(*PYBIND_HEADERS), TORCH_PCH_HEADER, torch_build_info()["version"], self.cxx_id,
                    *_portable(pflags))
-        d = self.cache / f"torch-pch-{key[:16]}"
-        h = d / "ascsim_torch_pch.h"
-        if (d / f"{h.name}.gch").exists():
-            return ["-include", str(h)]
-        d.mkdir(parents=True, exist_ok=True)
-        h.write_text(TORCH_PCH_HEADER)
-        tmp = d / f".gch.{uuid.uuid4().hex}.tmp"
-        try:
-            _run([self.cxx, *pflags, "-x", "c++-header", str(h), "-o", str(tmp)], deadline, what="precompiled torch header")
-        except BuildError:
-            tmp.unlink(missing_ok=True)
-            return []
-        os.replace(tmp, d / f"{h.name}.gch")
-        return ["-include", str(h)]
+        h = self._precompile(self.cache / f"torch-pch-{key[:16]}", "ascsim_torch_pch.h", TORCH_PCH_HEADER, pflags,
+                             deadline, "precompiled torch header")
+        return ["-include", str(h)] if h else []
 
     def _kernel_flags(self) -> list[str]:
         return [STD, *self.opt.split(), *cpu_flags(), "-fPIC", "-w", "-D__CCE_KT_TEST__=1", "-DASCENDC_CPU_DEBUG=1"]
