@@ -176,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cold", action="store_true", help="build into a fresh, empty build cache")
     ap.add_argument("--case-timeout", type=float, default=180)
     args = ap.parse_args(argv)
-    console = Console()
+    console = Console(width=None if sys.stdout.isatty() else 200)
     if not args.suite.is_dir():
         console.print(f"suite not found: {args.suite} (../shared absent?)")
         return 2
@@ -199,6 +199,11 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.monotonic()
     backend.warm_up(time.monotonic() + 1800)
     lock = threading.Lock()
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    partial = None   # --save-dir: results as they come (one JSON line per task), readable while a long run goes on
+    if args.save_dir:
+        args.save_dir.mkdir(parents=True, exist_ok=True)
+        partial = (args.save_dir / f"fidelity-{stamp}.partial.jsonl").open("w")
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   TextColumn("{task.fields[last]}"), console=console) as prog:
         bar = prog.add_task("reference answers", total=len(todo), last="")
@@ -213,6 +218,9 @@ def main(argv: list[str] | None = None) -> int:
                            "group": "harness_error", "cases": {}}
                 with lock:
                     results.append(rec)
+                    if partial:
+                        partial.write(json.dumps(rec) + "\n")
+                        partial.flush()
                 prog.update(bar, advance=1, last=f"{t.task_id}: {rec['status']}")
     wall = time.monotonic() - t0
     results.sort(key=lambda r: r["task"])
@@ -221,14 +229,14 @@ def main(argv: list[str] | None = None) -> int:
            "wall_s": round(wall, 1), "cold_cache": args.cold, "versions": backend.versions(), "tasks": results}
     outs = [args.json] if args.json else []
     if args.save_dir:
-        args.save_dir.mkdir(parents=True, exist_ok=True)
-        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
         outs.append(args.save_dir / f"fidelity-{stamp}.json")
     for p in outs:
         p.write_text(json.dumps(doc, indent=1))
         console.print(f"results: {p}")
     if args.save_dir:
         (args.save_dir / "fidelity-latest.txt").write_text(str(outs[-1].resolve()) + "\n")
+        partial.close()
+        Path(partial.name).unlink(missing_ok=True)
     shutil.rmtree(tmp, ignore_errors=True)
     return 0
 
