@@ -43,6 +43,9 @@ def test_preprocess_renames_entry_and_strips_bisheng_syntax():
     out = preprocess_kernel(src, "sqrt")
     assert "void ascsim_entry_sqrt(GM_ADDR x" in out and 'extern "C"' not in out
     assert "<<<" not in out and "[aicore]" not in out
+    # no space between extern and "C": the entry still loses its C linkage (one per dtype combination must link)
+    out = preprocess_kernel('extern"C" __global__ __aicore__ void sqrt(GM_ADDR x) {}', "sqrt")
+    assert out.startswith("__global__ __aicore__ void ascsim_entry_sqrt(GM_ADDR x)") and '"C"' not in out
 
 
 def test_tiling_keys_literals_only():

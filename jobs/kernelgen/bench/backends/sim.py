@@ -170,7 +170,8 @@ def _run(cmd: list[str], deadline: float, cwd: Path | None = None, what: str = "
 
 
 # ----------------------------------------------------------------------------------------- source preparation --
-_ENTRY_RX = r'(?:extern\s+"C"\s+)?(?:__global__\s+__aicore__|__aicore__\s+__global__)\s+void\s+{name}\s*\('
+# `extern"C"` without a space is valid C++ (a string literal token needs none) and the device compiler takes it
+_ENTRY_RX = r'(?:extern\s*"C"\s*)?(?:__global__\s+__aicore__|__aicore__\s+__global__)\s+void\s+{name}\s*\('
 _LAUNCH_RX = re.compile(r"\b\w+\s*<<<[^;]*?>>>\s*\([^;]*\)\s*;")
 _KEY_RX = re.compile(r"TILING_KEY_IS\s*\(\s*([^)]*?)\s*\)")
 
