@@ -15,3 +15,34 @@ def test_half_and_bfloat16_are_literal_types(cxx):
     if shutil.which(cxx) is None:
         pytest.skip(f"{cxx} not installed")
     run_cpp_driver(CPP / "numeric_literal_test.cpp", cxx=cxx)
+
+
+def test_toolkit_include_paths_resolve_to_the_simulator():
+    """lib/<family>/..., lib/<api>/... aliases, basic-API and intrinsic headers: Asin and Sigmoid through them."""
+    run_cpp_driver(CPP / "toolkit_headers_test.cpp")
+
+
+def _syntax(tmp_path, code: str):
+    import subprocess
+    from kernelgen.bench.backends.sim import SIM_INCLUDE
+    src = tmp_path / "tu.cpp"
+    src.write_text(code)
+    return subprocess.run(["g++", "-std=c++17", "-fsyntax-only", f"-I{SIM_INCLUDE}", str(src)], capture_output=True,
+                          text=True, timeout=300)
+
+
+def test_an_api_that_is_not_simulated_fails_by_name_only_when_called(tmp_path):
+    head = '#include "lib/math/kernel_operator_lgamma_intf.h"\nusing namespace AscendC;\n'
+    call = ("void f(LocalTensor<float>& y, LocalTensor<float>& x, LocalTensor<uint8_t>& t) "
+            "{ Lgamma<float, false>(y, x, t, 64u); }\n")
+    assert _syntax(tmp_path, head).returncode == 0
+    r = _syntax(tmp_path, head + call)
+    assert r.returncode != 0
+    assert "ascsim: AscendC::Lgamma (lib/math/kernel_operator_lgamma_intf.h) is not simulated" in r.stderr
+
+
+def test_tiling_intf_headers_reach_the_host_tiling_api(tmp_path):
+    r = _syntax(tmp_path, '#include "lib/math/asin_tiling_intf.h"\n#include "lib/activation/softmax_tiling_intf.h"\n'
+                          "void f() { uint32_t mx = 0, mn = 0; ge::Shape s({64});\n"
+                          "  AscendC::GetSigmoidMaxMinTmpSize(s, 4, false, mx, mn); }\n")
+    assert r.returncode == 0, r.stderr[-2000:]
