@@ -46,3 +46,18 @@ def test_tiling_intf_headers_reach_the_host_tiling_api(tmp_path):
                           "void f() { uint32_t mx = 0, mn = 0; ge::Shape s({64});\n"
                           "  AscendC::GetSigmoidMaxMinTmpSize(s, 4, false, mx, mn); }\n")
     assert r.returncode == 0, r.stderr[-2000:]
+
+
+def test_aclnn_argument_kinds_reach_the_op():
+    """aclIntArray / aclFloatArray / aclScalarList for tensor inputs and list attributes; in-place outputs."""
+    run_cpp_driver(CPP / "aclnn_args_test.cpp")
+
+
+def test_tiling_data_definition_with_or_without_a_trailing_semicolon(tmp_path):
+    code = ('#include "register/tilingdata_base.h"\nnamespace optiling {\n'
+            "BEGIN_TILING_DATA_DEF(A)\nTILING_DATA_FIELD_DEF(uint32_t, n);\nEND_TILING_DATA_DEF;\n"
+            "BEGIN_TILING_DATA_DEF(B)\nTILING_DATA_FIELD_DEF(uint32_t, m);\nEND_TILING_DATA_DEF\n"
+            "REGISTER_TILING_DATA_CLASS(OpA, A)\nREGISTER_TILING_DATA_CLASS(OpB, B)\n}\n"
+            "void f() { optiling::A a; a.set_n(3); optiling::B b; b.set_m(a.get_n()); }\n")
+    r = _syntax(tmp_path, code)
+    assert r.returncode == 0, r.stderr[-2000:]
