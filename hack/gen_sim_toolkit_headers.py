@@ -80,6 +80,21 @@ kernel_struct_transpose kernel_struct_unary kernel_tensor kernel_tpipe kernel_ty
 BASIC_IMPL = ["kernel_utils.h", "impl/dav_c220/kernel_operator_reg_others_impl.h"]
 
 
+# Toolkit layers ascsim does not simulate: their headers stop the build with a message naming the layer.
+OP_API_LAYER = ("the aclnn operator-API layer (opdev / level0 / aclnn_kernels: aclOpExecutor, l0op launches) is not "
+                "simulated; ascsim runs the aclnn API generated from the OpDef")
+NOT_SIMULATED_HEADERS = {
+    **{f"opdev/{n}.h": OP_API_LAYER for n in (
+        "op_executor", "op_log", "op_dfx", "shape_utils", "op_def", "make_op_executor", "format_utils", "data_type_utils",
+        "common_types", "tensor_view_utils", "platform", "small_vector", "op_errno", "fp16_t", "bfloat16", "op_cache",
+        "op_arg_def")},
+    **{f"aclnn_kernels/{n}.h": OP_API_LAYER for n in (
+        "contiguous", "cast", "transpose", "reshape", "transdata", "slice", "pad", "common/op_error_check")},
+    "aclnn/aclnn_base.h": OP_API_LAYER,
+    "aclnn/opdev/op_log.h": OP_API_LAYER,
+}
+
+
 def simulated(name: str) -> bool:
     """Whether ascsim declares AscendC::<name> anywhere (a function or one of its API-defining macros)."""
     rx = re.compile(rf"\b(void|auto)\s+{name}\s*\(|ASCSIM_[A-Z0-9_]+\(\s*{name}\s*,")
@@ -135,6 +150,9 @@ def main() -> None:
         files[f"{name}.h"] = forward(f"{name}.h", "kernel_operator.h")
     for rel in BASIC_IMPL:
         files[rel] = forward(rel, "kernel_operator.h")
+    for rel, what in NOT_SIMULATED_HEADERS.items():
+        g = guard(rel)
+        files[rel] = f"{MARK}// toolkit path {rel}\n#ifndef {g}\n#define {g}\n#error \"ascsim: {rel}: {what}\"\n#endif  // {g}\n"
     for old in SIM_INCLUDE.rglob("*.h"):   # drop what an earlier table generated and this one does not
         rel = old.relative_to(SIM_INCLUDE).as_posix()
         if rel not in files and old.read_text().startswith(MARK):

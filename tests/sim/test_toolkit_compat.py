@@ -61,3 +61,8 @@ def test_tiling_data_definition_with_or_without_a_trailing_semicolon(tmp_path):
             "void f() { optiling::A a; a.set_n(3); optiling::B b; b.set_m(a.get_n()); }\n")
     r = _syntax(tmp_path, code)
     assert r.returncode == 0, r.stderr[-2000:]
+
+
+def test_a_layer_that_is_not_simulated_stops_the_build_by_name(tmp_path):
+    r = _syntax(tmp_path, '#include "opdev/op_executor.h"\n')
+    assert r.returncode != 0 and "ascsim: opdev/op_executor.h: the aclnn operator-API layer" in r.stderr
