@@ -1,6 +1,7 @@
-"""Toolkit compatibility of the simulator's headers, checked by C++ drivers against references written from the
-documentation: half/bfloat16_t as literal types (constant initialisation gives the IEEE round-to-nearest-even bits
-of the run-time path), under g++ and, where installed, clang++ (the device compiler is clang-based)."""
+"""Toolkit compatibility of the simulator's headers and host side, checked by C++ drivers against references written
+from the documentation: half/bfloat16_t as literal types (constant initialisation gives the IEEE round-to-nearest-even
+bits of the run-time path, under g++ and clang++), the toolkit's include paths, aclnn argument kinds, host platform
+queries and contexts, and what is not simulated failing by name."""
 import shutil
 
 import pytest
@@ -66,3 +67,13 @@ def test_tiling_data_definition_with_or_without_a_trailing_semicolon(tmp_path):
 def test_a_layer_that_is_not_simulated_stops_the_build_by_name(tmp_path):
     r = _syntax(tmp_path, '#include "opdev/op_executor.h"\n')
     assert r.returncode != 0 and "ascsim: opdev/op_executor.h: the aclnn operator-API layer" in r.stderr
+
+
+def test_host_platform_queries_and_contexts():
+    """fe::PlatFormInfos memory sizes and core count, ExtendedKernelContext, std names from platform_info.h."""
+    run_cpp_driver(CPP / "host_platform_test.cpp")
+
+
+def test_acl_header_is_available_to_kernels(tmp_path):
+    r = _syntax(tmp_path, '#include "kernel_operator.h"\n#include <acl/acl.h>\naclError f(aclrtStream s) { return s ? ACL_SUCCESS : 1; }\n')
+    assert r.returncode == 0, r.stderr[-2000:]
