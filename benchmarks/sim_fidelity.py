@@ -24,7 +24,6 @@ import re
 import shutil
 import sys
 import tempfile
-import threading
 import time
 from datetime import datetime, timezone
 from pathlib import Path
@@ -46,11 +45,17 @@ WRONG = {Verdict.SHAPE_MISMATCH, Verdict.DTYPE_MISMATCH, Verdict.NAN_MISMATCH, V
          Verdict.INPUT_MUTATION}
 # the dataset's own input builder failed (e.g. torch.randn for an integer dtype): not the simulator's doing
 DATASET_FAULT = re.compile(r"get_inputs failed|get_init_inputs failed")
+OUT_OF_MEMORY = re.compile(r"can't allocate memory|MemoryError|std::bad_alloc")
+FAILED = ("compile_error", "runtime_error", "wrong_answer", "memory_limit")
 
 
 def _first_error_line(log: str) -> str:
-    for ln in log.splitlines():
-        if re.search(r"\berror\b", ln, re.IGNORECASE) and not ln.startswith("["):
+    lines = log.splitlines()
+    for ln in lines:   # the linker's own complaint, not collect2's summary of it
+        if "undefined reference" in ln or "multiple definition" in ln:
+            return ln.strip()
+    for ln in lines:
+        if re.search(r"\berror\b", ln, re.IGNORECASE) and not ln.startswith("[") and "collect2" not in ln:
             return ln.strip()
     return next((ln.strip() for ln in log.splitlines() if ln.strip()), "")
 
@@ -73,7 +78,7 @@ def normalise(line: str) -> str:
     return line.strip()[:160]
 
 
-def evaluate_task(backend, task: Task, cand, scratch: Path, timeout_s: float) -> dict:
+def evaluate_task(backend, task: Task, cand, scratch: Path, timeout_s: float, memory_mib: int) -> dict:
     from kernelgen.bench.sandbox import run_case
     t0 = time.monotonic()
     ws = backend.prepare(task, cand, scratch / task.task_id.replace("/", "_"))
@@ -89,7 +94,7 @@ def evaluate_task(backend, task: Task, cand, scratch: Path, timeout_s: float) ->
     rt = backend.runtime_env(ws)
     cases = {}
     for c in sorted(task.cases, key=lambda c: c.case_id):
-        r = run_case(task, c, rt, seed=derive_seed(0, task.task_id, c.case_id), timeout_s=timeout_s, memory_mib=4096,
+        r = run_case(task, c, rt, seed=derive_seed(0, task.task_id, c.case_id), timeout_s=timeout_s, memory_mib=memory_mib,
                      scratch=scratch / "cases" / task.task_id.replace("/", "_"))
         cases[c.case_id] = {"verdict": r.verdict.value, "message": r.message[:1500],
                             "diagnostics": list(r.diagnostics[:4]), "seconds": round(r.seconds, 2)}
@@ -114,11 +119,24 @@ def classify_cases(cases: dict) -> dict:
     bad.sort(key=lambda kv: (kv[1]["verdict"] in wrong, kv[0]))
     cid, v = bad[0]
     status = "wrong_answer" if v["verdict"] in wrong else "runtime_error"
+    if v["verdict"] == Verdict.MEMORY_EXCEEDED.value or OUT_OF_MEMORY.search(v["message"]):
+        status = "memory_limit"   # the case process hit --memory-mib (inputs, reference and simulated GM together)
     msg = v["message"]
     # the simulator's own error line (EZ9999 ... / [ascsim] ...) says more than the Python traceback's tail
     key = next((ln for ln in msg.splitlines() if "EZ9999" in ln or "ascsim" in ln), msg.splitlines()[0] if msg else "")
     return {**out, "status": status, "verdict": v["verdict"], "first_error": key.strip()[:400], "failed_case": cid,
             "group": f"{v['verdict']}: {normalise(key)}"}
+
+
+def reclassify(rec: dict) -> dict:
+    """A saved record classified by this version's rules (older files group by older rules)."""
+    if rec.get("status") == "compile_error" and "collect2" in rec.get("first_error", "") and rec.get("log_tail"):
+        first = _first_error_line(rec["log_tail"])
+        step = _build_step(rec["log_tail"]) if "exit code" in rec["log_tail"] else rec.get("step", "driver")
+        return {**rec, "first_error": first, "group": f"{step}: {normalise(first)}"}
+    if rec.get("cases") and rec.get("status") not in ("compile_error", "no_answer"):
+        return {**rec, **classify_cases(rec["cases"])}
+    return rec
 
 
 def select(suite_root: Path, levels: list[int] | None, patterns: list[str] | None):
@@ -132,20 +150,20 @@ def render(console: Console, results: list[dict], wall_s: float, cold: bool) -> 
     levels = sorted({r["level"] for r in results})
     t = Table(title="reference answers passing in the sim (runnable cases only)")
     for col in ("level", "tasks", "with answer", "pass", "compile error", "runtime error", "wrong answer",
-                "dataset-only", "cases ok / runnable", "dataset cases"):
+                "memory limit", "dataset-only", "cases ok / runnable", "dataset cases"):
         t.add_column(col, justify="right")
     for lv in levels + ["all"]:
         rs = [r for r in results if lv == "all" or r["level"] == lv]
         st = collections.Counter(r["status"] for r in rs)
         ans = [r for r in rs if r["status"] != "no_answer"]
         t.add_row(str(lv), str(len(rs)), str(len(ans)), f"{st['pass']}/{len(ans) - st['dataset']}", str(st["compile_error"]),
-                  str(st["runtime_error"]), str(st["wrong_answer"]), str(st["dataset"]),
+                  str(st["runtime_error"]), str(st["wrong_answer"]), str(st["memory_limit"]), str(st["dataset"]),
                   f"{sum(r.get('ok_cases', 0) for r in rs)}/{sum(r.get('runnable_cases', 0) for r in rs)}",
                   str(sum(r.get("dataset_cases", 0) for r in rs)))
     console.print(t)
     groups: dict[tuple, list[str]] = collections.defaultdict(list)
     for r in results:
-        if r["status"] in ("compile_error", "runtime_error", "wrong_answer"):
+        if r["status"] in FAILED:
             groups[(r["status"], r.get("error_class") or r.get("verdict") or "", r["group"])].append(r["task"].split("/")[-1])
     g = Table(title="failure classes (a task counted once, by its first failure)", show_lines=False)
     for col, j in (("n", "right"), ("status", "left"), ("class", "left"), ("first error (normalised)", "left"),
@@ -175,8 +193,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--save-dir", type=Path, help="write DIR/fidelity-<timestamp>.json and DIR/fidelity-latest.txt")
     ap.add_argument("--cold", action="store_true", help="build into a fresh, empty build cache")
     ap.add_argument("--case-timeout", type=float, default=180)
+    ap.add_argument("--memory-mib", type=int, default=4096, help="memory limit of one case process (BenchRun default)")
+    ap.add_argument("--render", type=Path, help="print the tables of a saved results file (re-classified) and exit")
     args = ap.parse_args(argv)
     console = Console(width=None if sys.stdout.isatty() else 200)
+    if args.render:   # a finished run's JSON, or the .partial.jsonl of one still going
+        text = args.render.read_text()
+        doc = ({"tasks": [json.loads(ln) for ln in text.splitlines() if ln.strip()], "wall_s": 0, "cold_cache": False}
+               if args.render.suffix == ".jsonl" else json.loads(text))
+        render(console, [reclassify(r) for r in doc["tasks"]], doc["wall_s"], doc["cold_cache"])
+        return 0
     if not args.suite.is_dir():
         console.print(f"suite not found: {args.suite} (../shared absent?)")
         return 2
@@ -198,7 +224,6 @@ def main(argv: list[str] | None = None) -> int:
     todo = [t for t in tasks if t.task_id in cands]
     t0 = time.monotonic()
     backend.warm_up(time.monotonic() + 1800)
-    lock = threading.Lock()
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     partial = None   # --save-dir: results as they come (one JSON line per task), readable while a long run goes on
     if args.save_dir:
@@ -208,7 +233,8 @@ def main(argv: list[str] | None = None) -> int:
                   TextColumn("{task.fields[last]}"), console=console) as prog:
         bar = prog.add_task("reference answers", total=len(todo), last="")
         with cf.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-            futs = {pool.submit(evaluate_task, backend, t, cands[t.task_id], tmp, args.case_timeout): t for t in todo}
+            futs = {pool.submit(evaluate_task, backend, t, cands[t.task_id], tmp, args.case_timeout, args.memory_mib): t
+                    for t in todo}
             for f in cf.as_completed(futs):
                 t = futs[f]
                 try:
@@ -216,11 +242,10 @@ def main(argv: list[str] | None = None) -> int:
                 except Exception as e:  # noqa: BLE001 - the harness broke on this task; report it, go on
                     rec = {"task": t.task_id, "level": t.level, "status": "harness_error", "first_error": repr(e)[:400],
                            "group": "harness_error", "cases": {}}
-                with lock:
-                    results.append(rec)
-                    if partial:
-                        partial.write(json.dumps(rec) + "\n")
-                        partial.flush()
+                results.append(rec)
+                if partial:
+                    partial.write(json.dumps(rec) + "\n")
+                    partial.flush()
                 prog.update(bar, advance=1, last=f"{t.task_id}: {rec['status']}")
     wall = time.monotonic() - t0
     results.sort(key=lambda r: r["task"])
