@@ -109,6 +109,63 @@ inline ascsim::HostArg to_arg(const std::vector<float>& v, std::vector<Pending>&
     return a;
 }
 
+// aclIntArray / aclFloatArray / aclBoolArray as ConvertType makes them; EXEC_NPU_CMD passes them as list attributes
+// or, for a tensor input, as a 1-D tensor of the input's dtype.
+struct AclIntArray { std::vector<int64_t> v; };
+struct AclFloatArray { std::vector<double> v; };
+struct AclBoolArray { std::vector<int64_t> v; };
+template <class T> inline T* keep_alive(T&& x) {   // owned here: the aclnn call borrows it, nothing frees it
+    static thread_local std::vector<std::unique_ptr<T>> keep;
+    keep.push_back(std::make_unique<T>(std::move(x)));
+    if (keep.size() > 256) keep.erase(keep.begin());
+    return keep.back().get();
+}
+inline ascsim::HostArg to_arg(const AclIntArray* a, std::vector<Pending>&) {
+    ascsim::HostArg r;
+    if (!a) return r;
+    r.kind = ascsim::HostArg::INT_LIST;
+    r.li = a->v;
+    return r;
+}
+inline ascsim::HostArg to_arg(const AclFloatArray* a, std::vector<Pending>&) {
+    ascsim::HostArg r;
+    if (!a) return r;
+    r.kind = ascsim::HostArg::FLOAT_LIST;
+    r.lf = a->v;
+    return r;
+}
+inline ascsim::HostArg to_arg(const AclBoolArray* a, std::vector<Pending>&) {
+    ascsim::HostArg r;
+    if (!a) return r;
+    r.kind = ascsim::HostArg::BOOL_LIST;
+    r.li = a->v;
+    return r;
+}
+inline ascsim::HostArg to_arg(AclIntArray* a, std::vector<Pending>& p) { return to_arg(static_cast<const AclIntArray*>(a), p); }
+inline ascsim::HostArg to_arg(AclFloatArray* a, std::vector<Pending>& p) { return to_arg(static_cast<const AclFloatArray*>(a), p); }
+inline ascsim::HostArg to_arg(AclBoolArray* a, std::vector<Pending>& p) { return to_arg(static_cast<const AclBoolArray*>(a), p); }
+inline ascsim::HostArg to_arg(at::ArrayRef<bool> v, std::vector<Pending>&) {
+    ascsim::HostArg a;
+    a.kind = ascsim::HostArg::BOOL_LIST;
+    for (bool b : v) a.li.push_back(b);
+    return a;
+}
+// aclScalarList: c10::ArrayRef<c10::Scalar> / std::vector<c10::Scalar>
+inline ascsim::HostArg to_arg(at::ArrayRef<at::Scalar> v, std::vector<Pending>& p) {
+    ascsim::HostArg a;
+    a.kind = ascsim::HostArg::SCALAR_LIST;
+    for (const at::Scalar& s : v) a.list.push_back(to_arg(s, p));
+    return a;
+}
+inline ascsim::HostArg to_arg(const std::vector<at::Scalar>& v, std::vector<Pending>& p) { return to_arg(at::ArrayRef<at::Scalar>(v), p); }
+inline ascsim::HostArg to_arg(const c10::optional<at::Scalar>& s, std::vector<Pending>& p) {
+    return s.has_value() ? to_arg(*s, p) : ascsim::HostArg{};
+}
+inline ascsim::HostArg to_arg(const c10::optional<at::IntArrayRef>& v, std::vector<Pending>& p) {
+    return v.has_value() ? to_arg(*v, p) : ascsim::HostArg{};
+}
+inline ascsim::HostArg to_arg(std::nullptr_t, std::vector<Pending>&) { return ascsim::HostArg{}; }   // an absent optional
+
 template <class... Args> inline void exec(const char* api, const Args&... args) {
     std::vector<Pending> pend;
     std::vector<ascsim::HostArg> v;
@@ -133,6 +190,30 @@ inline aclScalar* ConvertTensorToAclScaler(const at::Tensor& t) {
     return keep.back().get();
 }
 inline aclScalar* ConvertTensorToAclScalar(const at::Tensor& t) { return ConvertTensorToAclScaler(t); }
+
+using aclIntArray = ascsim_torch::AclIntArray;
+using aclFloatArray = ascsim_torch::AclFloatArray;
+using aclBoolArray = ascsim_torch::AclBoolArray;
+// torch_npu's ConvertType for the argument kinds a binding converts by hand before EXEC_NPU_CMD
+inline aclIntArray* ConvertType(at::IntArrayRef v) { return ascsim_torch::keep_alive(aclIntArray{std::vector<int64_t>(v.begin(), v.end())}); }
+inline aclIntArray* ConvertType(const std::vector<int64_t>& v) { return ConvertType(at::IntArrayRef(v)); }
+inline aclFloatArray* ConvertType(at::ArrayRef<double> v) { return ascsim_torch::keep_alive(aclFloatArray{std::vector<double>(v.begin(), v.end())}); }
+inline aclFloatArray* ConvertType(const std::vector<double>& v) { return ConvertType(at::ArrayRef<double>(v)); }
+inline aclFloatArray* ConvertType(at::ArrayRef<float> v) { return ascsim_torch::keep_alive(aclFloatArray{std::vector<double>(v.begin(), v.end())}); }
+inline aclBoolArray* ConvertType(at::ArrayRef<bool> v) {
+    aclBoolArray a;
+    for (bool b : v) a.v.push_back(b);
+    return ascsim_torch::keep_alive(std::move(a));
+}
+inline aclScalar* ConvertType(const at::Scalar& s) {
+    aclScalar a;
+    a.is_float = s.isFloatingPoint();
+    a.f = s.toDouble();
+    a.i = a.is_float ? int64_t(a.f) : s.toLong();
+    a.dtype = ascsim_torch::ge_dtype(s.type());
+    return ascsim_torch::keep_alive(std::move(a));
+}
+inline const at::Tensor& ConvertType(const at::Tensor& t) { return t; }   // tensors pass through EXEC_NPU_CMD as they are
 
 #define EXEC_NPU_CMD(aclnn_api, ...) ::ascsim_torch::exec(#aclnn_api, __VA_ARGS__)
 #endif  // ASCSIM_PYTORCH_NPU_HELPER_HPP_

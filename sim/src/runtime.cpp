@@ -941,6 +941,35 @@ static std::string dtype_list(const std::vector<ge::DataType>& v) {
     return "[" + s + "]";
 }
 
+// The generated aclnn API has one `<name>Ref` parameter for an input that an output of the same name updates in place:
+// such an output takes no argument of its own. When the call leaves them out, each one is bound to its input (the
+// same host tensor, so the kernel's input and output address one device tensor).
+static void bind_ref_outputs(const ops::OpDef& def, std::vector<HostArg>& args) {
+    size_t nin = def.inputs_.size(), nattr = def.attrs_.size(), nout = def.outputs_.size();
+    std::vector<std::pair<size_t, size_t>> refs;   // (output, input)
+    for (size_t o = 0; o < nout; ++o)
+        for (size_t i = 0; i < nin; ++i)
+            if (def.outputs_[o].name_ == def.inputs_[i].name_) refs.emplace_back(o, i);
+    if (refs.empty() || args.size() != nin + nattr + nout - refs.size() || args.size() < nin) return;
+    for (auto [o, i] : refs) args.insert(args.begin() + long(nin + nattr + o), args[i]);
+}
+
+// A list argument (aclIntArray / aclFloatArray / aclBoolArray / aclScalarList) given for a tensor input is a 1-D
+// tensor of the column's dtype, as the aclnn layer hands such lists to the kernel (ValueDepend inputs, ScalarList).
+static std::vector<HostArg> list_elements(const HostArg& a) {
+    if (a.kind == HostArg::SCALAR_LIST) return a.list;
+    std::vector<HostArg> out;
+    size_t n = a.kind == HostArg::FLOAT_LIST ? a.lf.size() : a.li.size();
+    for (size_t k = 0; k < n; ++k) {
+        HostArg e;
+        e.kind = HostArg::SCALAR;
+        e.scalar_is_float = a.kind == HostArg::FLOAT_LIST;
+        if (e.scalar_is_float) e.f = a.lf[k]; else e.i = a.li[k], e.f = double(e.i);
+        out.push_back(e);
+    }
+    return out;
+}
+
 void exec_npu_cmd(const char* api, std::vector<HostArg>& args) {
     std::lock_guard<std::mutex> guard(g_launch_mutex);
     std::string op = api;
@@ -952,6 +981,7 @@ void exec_npu_cmd(const char* api, std::vector<HostArg>& args) {
                                  "' (OP_ADD missing or op name differs)");
     ops::OpDef& def = *it->second;
     size_t nin = def.inputs_.size(), nattr = def.attrs_.size(), nout = def.outputs_.size();
+    bind_ref_outputs(def, args);
     if (args.size() != nin + nattr + nout)
         throw std::runtime_error("[ascsim] " + std::string(api) + ": expected " + std::to_string(nin) + " inputs, " + std::to_string(nattr) +
                                  " attrs and " + std::to_string(nout) + " outputs (" + std::to_string(nin + nattr + nout) +
@@ -1040,9 +1070,23 @@ void exec_npu_cmd(const char* api, std::vector<HostArg>& args) {
             info.ir_first.push_back(int(info.in_shapes.size()));
             info.ir_count.push_back(1);
             add(s, scalar_bufs.back().data(), scalar_bufs.back().size(), dt, {1});
+        } else if (a.kind == HostArg::INT_LIST || a.kind == HostArg::FLOAT_LIST || a.kind == HostArg::BOOL_LIST ||
+                   a.kind == HostArg::SCALAR_LIST) {
+            std::vector<HostArg> elems = list_elements(a);
+            bool is_float = !elems.empty() && elems[0].scalar_is_float;
+            int dt = p.dtypes_.empty() ? (is_float ? ge::DT_FLOAT : ge::DT_INT64) : int(p.dtypes_[std::min<size_t>(column, p.dtypes_.size() - 1)]);
+            scalar_bufs.emplace_back();
+            for (const HostArg& e : elems) {
+                std::vector<uint8_t> one;
+                write_scalar(one, e, dt);
+                scalar_bufs.back().insert(scalar_bufs.back().end(), one.begin(), one.end());
+            }
+            info.ir_first.push_back(int(info.in_shapes.size()));
+            info.ir_count.push_back(1);
+            add(a, scalar_bufs.back().data(), scalar_bufs.back().size(), dt, {int64_t(elems.size())});
         } else {
             throw std::runtime_error("[ascsim] " + std::string(api) + ": argument " + std::to_string(k) + " for input '" + p.name_ +
-                                     "' is not a tensor or scalar");
+                                     "' is not a tensor, scalar or list");
         }
         inst.num_ = size_t(info.ir_count.back());
         info.node.inst_.push_back(inst);
@@ -1058,8 +1102,14 @@ void exec_npu_cmd(const char* api, std::vector<HostArg>& args) {
             case gert::AttrValue::INT: v.i = a.kind == HostArg::INT ? a.i : int64_t(a.kind == HostArg::FLOAT ? a.f : a.i); break;
             case gert::AttrValue::FLOAT: v.f = float(a.kind == HostArg::FLOAT || a.scalar_is_float ? a.f : double(a.i)); break;
             case gert::AttrValue::STR: v.s = a.s; break;
-            case gert::AttrValue::LIST_INT: v.li = a.li; break;
-            case gert::AttrValue::LIST_FLOAT: v.lf.assign(a.lf.begin(), a.lf.end()); break;
+            case gert::AttrValue::LIST_INT:
+                if (a.kind == HostArg::INT_LIST || a.kind == HostArg::BOOL_LIST) v.li = a.li;
+                else { v.li.clear(); for (const HostArg& e : list_elements(a)) v.li.push_back(e.scalar_is_float ? int64_t(e.f) : e.i); }
+                break;
+            case gert::AttrValue::LIST_FLOAT:
+                v.lf.clear();
+                for (const HostArg& e : list_elements(a)) v.lf.push_back(float(e.scalar_is_float ? e.f : double(e.i)));
+                break;
             case gert::AttrValue::LIST_BOOL: v.lb.clear(); for (auto x : a.li) v.lb.push_back(x != 0); break;
             default: break;
         }

@@ -3,7 +3,8 @@ source pre-processing and the generated kernel-side tiling struct / DTYPE combin
 from pathlib import Path
 
 from kernelgen.bench.backends import get_backend
-from kernelgen.bench.backends.sim import SIM_PYTHON, SimBackend, dtype_combos, preprocess_kernel, tiling_header, tiling_keys
+from kernelgen.bench.backends.sim import (SIM_PYTHON, SimBackend, dtype_combos, host_sources, preprocess_kernel, tiling_header,
+                                          tiling_keys)
 from kernelgen.bench.model import Backend, Candidate
 
 from .conftest import REPO, load
@@ -43,6 +44,9 @@ def test_preprocess_renames_entry_and_strips_bisheng_syntax():
     out = preprocess_kernel(src, "sqrt")
     assert "void ascsim_entry_sqrt(GM_ADDR x" in out and 'extern "C"' not in out
     assert "<<<" not in out and "[aicore]" not in out
+    # no space between extern and "C": the entry still loses its C linkage (one per dtype combination must link)
+    out = preprocess_kernel('extern"C" __global__ __aicore__ void sqrt(GM_ADDR x) {}', "sqrt")
+    assert out.startswith("__global__ __aicore__ void ascsim_entry_sqrt(GM_ADDR x)") and '"C"' not in out
 
 
 def test_tiling_keys_literals_only():
@@ -65,3 +69,17 @@ def test_generated_tiling_struct_and_dtype_columns():
     assert [cols for _, cols in combos] == [[0, 2], [1]]
     assert combos[0][0]["DTYPE_X"] == "half" and combos[1][0]["DTYPE_Y"] == "float"
     assert combos[0][0]["DTYPE_X_REF"] == "half"   # an output named like an input gets the _REF suffix
+
+
+def test_host_sources_follow_the_cmake_fragment(tmp_path):
+    host = tmp_path / "op_host"
+    host.mkdir()
+    for n in ("op.cpp", "op_def.cpp", "op_l0.cpp", "aclnn_op.cpp"):
+        (host / n).write_text("")
+    cmake = tmp_path / "CMakeLists.txt"
+    assert host_sources(host, cmake) == sorted(host.glob("*.cpp"))           # no fragment: everything
+    cmake.write_text("target_sources(optiling PRIVATE\n  op_host/op.cpp\n)\n# target_sources(opapi PRIVATE op_host/aclnn_op.cpp)\n"
+                     "target_sources(op_host_aclnnInner PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/op_host/op_def.cpp)\n")
+    assert [p.name for p in host_sources(host, cmake)] == ["op.cpp", "op_def.cpp"]   # what the build names
+    cmake.write_text("target_sources(optiling PRIVATE op_host/custom_op.cpp)\n")   # a template's placeholder
+    assert host_sources(host, cmake) == sorted(host.glob("*.cpp"))

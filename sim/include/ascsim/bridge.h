@@ -9,18 +9,18 @@
 namespace ascsim {
 
 struct HostArg {
-    enum Kind { NONE, TENSOR, TENSOR_LIST, SCALAR, INT, FLOAT, BOOL, STR, INT_LIST, FLOAT_LIST, BOOL_LIST } kind = NONE;
+    enum Kind { NONE, TENSOR, TENSOR_LIST, SCALAR, INT, FLOAT, BOOL, STR, INT_LIST, FLOAT_LIST, BOOL_LIST, SCALAR_LIST } kind = NONE;
     void* data = nullptr;            // TENSOR: contiguous host memory
     size_t nbytes = 0;
     int dtype = -1;                  // ge::DataType
     std::vector<int64_t> shape;
-    std::vector<HostArg> list;       // TENSOR_LIST
+    std::vector<HostArg> list;       // TENSOR_LIST, SCALAR_LIST (SCALAR elements)
     double f = 0;                    // SCALAR (float-valued) / FLOAT
     int64_t i = 0;                   // SCALAR (int-valued) / INT
     bool scalar_is_float = false;
     bool b = false;
     std::string s;
-    std::vector<int64_t> li;
+    std::vector<int64_t> li;         // INT_LIST, BOOL_LIST (0/1)
     std::vector<double> lf;
 };
 

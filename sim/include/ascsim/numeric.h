@@ -87,6 +87,59 @@ inline uint16_t float_to_bf16_bits(float f) {
 }
 inline float bf16_bits_to_float(uint16_t b) { return u2f(uint32_t(b) << 16); }
 
+
+// Constant-expression conversions: the device compiler accepts `constexpr half k = 1.0;` (half and bfloat16_t are
+// literal types there). C++17 has no bit_cast, so these compute the same IEEE round-to-nearest-even results by
+// exact power-of-two scaling in double; the constructors use them only during constant evaluation.
+constexpr double pow2(int e) {
+    double r = 1.0;
+    for (; e > 0; --e) r *= 2.0;
+    for (; e < 0; ++e) r *= 0.5;
+    return r;
+}
+constexpr uint32_t round_half_even(double m) {   // m >= 0, m < 2^32
+    uint32_t fl = uint32_t(m);
+    double fr = m - double(fl);
+    return (fr > 0.5 || (fr == 0.5 && (fl & 1u))) ? fl + 1 : fl;
+}
+// |f| -> (biased exponent, rounded mantissa with its hidden bit) for a format with `man` mantissa bits, exponent bias
+// `bias` and no exponent above `emax`; returns the bits without sign.
+constexpr uint16_t const_encode(double a, int man, int bias, int emax) {
+    int emin = 1 - bias;
+    if (a < pow2(emin)) return uint16_t(round_half_even(a * pow2(man - emin)));   // subnormal (may round up to min normal)
+    int e = emin;
+    while (e <= emax && a >= pow2(e + 1)) ++e;
+    uint32_t r = round_half_even(a * pow2(man - e));
+    if (r == (2u << man)) { r = 1u << man; ++e; }
+    if (e > emax) return uint16_t(((2 * bias + 1) << man));                        // overflow -> inf
+    return uint16_t(((e + bias) << man) | (r - (1u << man)));
+}
+constexpr bool const_sign(float f) { return __builtin_copysignf(1.0f, f) < 0; }   // -0 included; clang and g++ fold it
+constexpr uint16_t const_float_to_half_bits(float f) {
+    if (f != f) return 0x7e00u;
+    uint16_t sign = const_sign(f) ? 0x8000u : 0u;
+    double a = const_sign(f) ? -double(f) : double(f);
+    if (a > 65504.0 * 2) return uint16_t(sign | 0x7c00u);   // inf, and finite values far past the largest half
+    return uint16_t(sign | const_encode(a, 10, 15, 15));
+}
+constexpr uint16_t const_float_to_bf16_bits(float f) {
+    if (f != f) return 0x7fc0u;
+    uint16_t sign = const_sign(f) ? 0x8000u : 0u;
+    double a = const_sign(f) ? -double(f) : double(f);
+    if (a > 3.5e38) return uint16_t(sign | 0x7f80u);
+    return uint16_t(sign | const_encode(a, 7, 127, 127));
+}
+constexpr float const_decode(uint16_t b, int man, int bias) {
+    int ebits = 15 - man;
+    uint32_t e = (b >> man) & ((1u << ebits) - 1), m = b & ((1u << man) - 1);
+    double v = e == ((1u << ebits) - 1) ? (m ? double(__builtin_nanf("")) : double(__builtin_huge_valf()))
+             : e == 0 ? double(m) * pow2(1 - bias - man) : double((1u << man) | m) * pow2(int(e) - bias - man);
+    return float((b & 0x8000u) ? -v : v);
+}
+constexpr float const_half_bits_to_float(uint16_t b) { return const_decode(b, 10, 15); }
+constexpr float const_bf16_bits_to_float(uint16_t b) { return const_decode(b, 7, 127); }
+#define ASCSIM_CONSTEVAL __builtin_is_constant_evaluated()
+
 }  // namespace ascsim
 
 // The device's `half` (IEEE binary16). Stored as bits; converts implicitly to and from float.
@@ -94,31 +147,37 @@ struct half {
     uint16_t bits_;
     half() = default;
     constexpr half(uint16_t b, int, int) : bits_(b) {}
-    half(float f) : bits_(ascsim::float_to_half_bits(f)) {}
-    half(double d) : bits_(ascsim::float_to_half_bits(float(d))) {}
+    constexpr half(float f)
+        : bits_(ASCSIM_CONSTEVAL ? ascsim::const_float_to_half_bits(f) : ascsim::float_to_half_bits(f)) {}
+    constexpr half(double d) : half(float(d)) {}
     template <class I, std::enable_if_t<std::is_integral_v<I>, int> = 0>
-    half(I v) : bits_(ascsim::float_to_half_bits(float(v))) {}
-    operator float() const { return ascsim::half_bits_to_float(bits_); }
+    constexpr half(I v) : half(float(v)) {}
+    constexpr operator float() const {
+        return ASCSIM_CONSTEVAL ? ascsim::const_half_bits_to_float(bits_) : ascsim::half_bits_to_float(bits_);
+    }
     template <class U> half& operator+=(const U& v) { return *this = half(float(*this) + float(v)); }
     template <class U> half& operator-=(const U& v) { return *this = half(float(*this) - float(v)); }
     template <class U> half& operator*=(const U& v) { return *this = half(float(*this) * float(v)); }
     template <class U> half& operator/=(const U& v) { return *this = half(float(*this) / float(v)); }
-    static half from_bits(uint16_t b) { return half(b, 0, 0); }
+    static constexpr half from_bits(uint16_t b) { return half(b, 0, 0); }
 };
 
 struct bfloat16_t {
     uint16_t bits_;
     bfloat16_t() = default;
     constexpr bfloat16_t(uint16_t b, int, int) : bits_(b) {}
-    bfloat16_t(float f) : bits_(ascsim::float_to_bf16_bits(f)) {}
-    bfloat16_t(double d) : bits_(ascsim::float_to_bf16_bits(float(d))) {}
+    constexpr bfloat16_t(float f)
+        : bits_(ASCSIM_CONSTEVAL ? ascsim::const_float_to_bf16_bits(f) : ascsim::float_to_bf16_bits(f)) {}
+    constexpr bfloat16_t(double d) : bfloat16_t(float(d)) {}
     template <class I, std::enable_if_t<std::is_integral_v<I>, int> = 0>
-    bfloat16_t(I v) : bits_(ascsim::float_to_bf16_bits(float(v))) {}
-    operator float() const { return ascsim::bf16_bits_to_float(bits_); }
+    constexpr bfloat16_t(I v) : bfloat16_t(float(v)) {}
+    constexpr operator float() const {
+        return ASCSIM_CONSTEVAL ? ascsim::const_bf16_bits_to_float(bits_) : ascsim::bf16_bits_to_float(bits_);
+    }
     template <class U> bfloat16_t& operator+=(const U& v) { return *this = bfloat16_t(float(*this) + float(v)); }
     template <class U> bfloat16_t& operator-=(const U& v) { return *this = bfloat16_t(float(*this) - float(v)); }
     template <class U> bfloat16_t& operator*=(const U& v) { return *this = bfloat16_t(float(*this) * float(v)); }
-    static bfloat16_t from_bits(uint16_t b) { return bfloat16_t(b, 0, 0); }
+    static constexpr bfloat16_t from_bits(uint16_t b) { return bfloat16_t(b, 0, 0); }
 };
 
 using float16_t = half;

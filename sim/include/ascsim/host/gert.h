@@ -9,7 +9,15 @@
 #include "ge_types.h"
 
 namespace fe {
-class PlatFormInfos {};
+enum class LocalMemType { L0_A = 0, L0_B, L0_C, L1, L2, UB, HBM, RESERVED };
+// The platform description the tiling context hands out (GetPlatformInfo()); the queries answer for the simulated
+// Atlas A2 part, the same figures as platform_ascendc::PlatformAscendC (defined in ascsim/host/platform.h).
+class PlatFormInfos {
+public:
+    uint32_t GetCoreNum() const;
+    void GetLocalMemSize(const LocalMemType& type, uint64_t& size) const;
+    void GetLocalMemBw(const LocalMemType& type, uint64_t& bw) const { (void)type; bw = 0; }
+};
 }
 
 namespace gert {
@@ -229,6 +237,10 @@ protected:
     }
     OpCallInfo* info_;
 };
+
+// The common base of the kernel contexts (tiling, infer-shape, infer-datatype): host code reaches node-level queries
+// such as GetComputeNodeOutputNum through it.
+using ExtendedKernelContext = ContextBase;
 
 class TilingContext : public ContextBase {
 public:

@@ -58,4 +58,14 @@ public:
     static PlatformAscendC* GetInstance(const char*) { return GetInstance(); }
 };
 }  // namespace platform_ascendc
+
+namespace fe {
+inline uint32_t PlatFormInfos::GetCoreNum() const { return platform_ascendc::PlatformAscendC().GetCoreNum(); }
+inline void PlatFormInfos::GetLocalMemSize(const LocalMemType& type, uint64_t& size) const {
+    using platform_ascendc::CoreMemType;
+    static const CoreMemType as_core[] = {CoreMemType::L0_A, CoreMemType::L0_B, CoreMemType::L0_C, CoreMemType::L1,
+                                          CoreMemType::L2, CoreMemType::UB, CoreMemType::HBM, CoreMemType::RESERVED};
+    platform_ascendc::PlatformAscendC().GetCoreMemSize(as_core[int(type) <= int(LocalMemType::RESERVED) ? int(type) : 7], size);
+}
+}  // namespace fe
 #endif  // ASCSIM_ASCSIM_HOST_PLATFORM_H_

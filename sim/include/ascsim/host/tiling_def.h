@@ -133,7 +133,8 @@ void RegisterTilingStruct(const char* class_name, TilingFactory make);
     private:                                                                                   \
         int ascsim_reg_##field_name = (RegisterField(#field_name, #struct_type, &field_name, 8, 1, true), 0);
 
-#define END_TILING_DATA_DEF }
+// ends the class, semicolon included: host code writes both `END_TILING_DATA_DEF;` and `END_TILING_DATA_DEF`
+#define END_TILING_DATA_DEF };
 
 #define ASCSIM_CAT2(a, b) a##b
 #define ASCSIM_CAT(a, b) ASCSIM_CAT2(a, b)

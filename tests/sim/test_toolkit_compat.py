@@ -1,0 +1,79 @@
+"""Toolkit compatibility of the simulator's headers and host side, checked by C++ drivers against references written
+from the documentation: half/bfloat16_t as literal types (constant initialisation gives the IEEE round-to-nearest-even
+bits of the run-time path, under g++ and clang++), the toolkit's include paths, aclnn argument kinds, host platform
+queries and contexts, and what is not simulated failing by name."""
+import shutil
+
+import pytest
+
+from .conftest import REPO, run_cpp_driver
+
+CPP = REPO / "tests" / "sim" / "cpp"
+
+
+@pytest.mark.parametrize("cxx", ["g++", "clang++"])
+def test_half_and_bfloat16_are_literal_types(cxx):
+    if shutil.which(cxx) is None:
+        pytest.skip(f"{cxx} not installed")
+    run_cpp_driver(CPP / "numeric_literal_test.cpp", cxx=cxx)
+
+
+def test_toolkit_include_paths_resolve_to_the_simulator():
+    """lib/<family>/..., lib/<api>/... aliases, basic-API and intrinsic headers: Asin and Sigmoid through them."""
+    run_cpp_driver(CPP / "toolkit_headers_test.cpp")
+
+
+def _syntax(tmp_path, code: str):
+    import subprocess
+    from kernelgen.bench.backends.sim import SIM_INCLUDE
+    src = tmp_path / "tu.cpp"
+    src.write_text(code)
+    return subprocess.run(["g++", "-std=c++17", "-fsyntax-only", f"-I{SIM_INCLUDE}", str(src)], capture_output=True,
+                          text=True, timeout=300)
+
+
+def test_an_api_that_is_not_simulated_fails_by_name_only_when_called(tmp_path):
+    head = '#include "lib/math/kernel_operator_lgamma_intf.h"\nusing namespace AscendC;\n'
+    call = ("void f(LocalTensor<float>& y, LocalTensor<float>& x, LocalTensor<uint8_t>& t) "
+            "{ Lgamma<float, false>(y, x, t, 64u); }\n")
+    assert _syntax(tmp_path, head).returncode == 0
+    r = _syntax(tmp_path, head + call)
+    assert r.returncode != 0
+    assert "ascsim: AscendC::Lgamma (lib/math/kernel_operator_lgamma_intf.h) is not simulated" in r.stderr
+
+
+def test_tiling_intf_headers_reach_the_host_tiling_api(tmp_path):
+    r = _syntax(tmp_path, '#include "lib/math/asin_tiling_intf.h"\n#include "lib/activation/softmax_tiling_intf.h"\n'
+                          "void f() { uint32_t mx = 0, mn = 0; ge::Shape s({64});\n"
+                          "  AscendC::GetSigmoidMaxMinTmpSize(s, 4, false, mx, mn); }\n")
+    assert r.returncode == 0, r.stderr[-2000:]
+
+
+def test_aclnn_argument_kinds_reach_the_op():
+    """aclIntArray / aclFloatArray / aclScalarList for tensor inputs and list attributes; in-place outputs."""
+    run_cpp_driver(CPP / "aclnn_args_test.cpp")
+
+
+def test_tiling_data_definition_with_or_without_a_trailing_semicolon(tmp_path):
+    code = ('#include "register/tilingdata_base.h"\nnamespace optiling {\n'
+            "BEGIN_TILING_DATA_DEF(A)\nTILING_DATA_FIELD_DEF(uint32_t, n);\nEND_TILING_DATA_DEF;\n"
+            "BEGIN_TILING_DATA_DEF(B)\nTILING_DATA_FIELD_DEF(uint32_t, m);\nEND_TILING_DATA_DEF\n"
+            "REGISTER_TILING_DATA_CLASS(OpA, A)\nREGISTER_TILING_DATA_CLASS(OpB, B)\n}\n"
+            "void f() { optiling::A a; a.set_n(3); optiling::B b; b.set_m(a.get_n()); }\n")
+    r = _syntax(tmp_path, code)
+    assert r.returncode == 0, r.stderr[-2000:]
+
+
+def test_a_layer_that_is_not_simulated_stops_the_build_by_name(tmp_path):
+    r = _syntax(tmp_path, '#include "opdev/op_executor.h"\n')
+    assert r.returncode != 0 and "ascsim: opdev/op_executor.h: the aclnn operator-API layer" in r.stderr
+
+
+def test_host_platform_queries_and_contexts():
+    """fe::PlatFormInfos memory sizes and core count, ExtendedKernelContext, std names from platform_info.h."""
+    run_cpp_driver(CPP / "host_platform_test.cpp")
+
+
+def test_acl_header_is_available_to_kernels(tmp_path):
+    r = _syntax(tmp_path, '#include "kernel_operator.h"\n#include <acl/acl.h>\naclError f(aclrtStream s) { return s ? ACL_SUCCESS : 1; }\n')
+    assert r.returncode == 0, r.stderr[-2000:]
