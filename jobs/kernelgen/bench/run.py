@@ -258,6 +258,7 @@ def stage_report(spec: Any, *, progress: Progress | None = None) -> RunResult:
         "tasks": len({r.task_id for r in records}), "candidate_source": spec.spec.candidates.source,
         "backend": spec.spec.evaluation.backend, "versions": versions, "metrics": metrics,
         "results": status_results(metrics), "notes": notes, "infra_failures": infra,
+        "outputs": {"uri": spec.output_uri(), "manifestURI": f"{spec.output_uri()}/manifest.json"},
     }
     evals = [s for k, s in states.items() if k.startswith("evaluate")]
     summary["planned"] = {"units": sum(s.get("units", 0) for s in evals),

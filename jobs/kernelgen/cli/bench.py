@@ -20,10 +20,10 @@ console = Console()
 err = Console(stderr=True)
 
 
-def _load(path: Path) -> Any:
-    from kernelgen.cli.main import load_spec_or_exit
+def _load(path: Path, runs_root: Optional[str] = None) -> Any:
+    from kernelgen.cli.main import load_spec_or_exit, resolve_refs_or_exit
     from kernelgen.specs import BenchRun
-    return load_spec_or_exit(path, expect=BenchRun)
+    return resolve_refs_or_exit(load_spec_or_exit(path, expect=BenchRun), runs_root)
 
 
 def _spec_from_flags(name: str, suite: str, candidates: str, candidates_uri: Optional[str], backend: str,
@@ -115,10 +115,12 @@ def run_cmd(
     no_progress: bool = typer.Option(False, "--no-progress", help="No progress bars."),
     dry_run: bool = typer.Option(False, "--dry-run", help="ascend backend: print the exact command sequence per "
                                  "task (build, checks, run environment) and run nothing."),
+    runs_root: Optional[str] = typer.Option(None, "--runs-root", help="Where referenced runs (generator.model."
+                                            "fromTrainRun) wrote: <root>/<name>/run.json (default: output.uri)."),
 ) -> None:
     """Run a BenchRun locally: candidates -> evaluate -> report (resumes a killed run)."""
     from kernelgen.bench.run import RunError, run
-    spec = _load(file) if file else _spec_from_flags(name, suite, candidates, candidates_uri, backend, output, level,
+    spec = _load(file, runs_root) if file else _spec_from_flags(name, suite, candidates, candidates_uri, backend, output, level,
                                                      category, task, limit, shape_mode, max_cases, timing, workers,
                                                      seed)
     if dry_run:
@@ -134,6 +136,7 @@ def run_cmd(
     except RunError as e:
         err.print(f"error: {e}", markup=False, highlight=False, soft_wrap=True)
         raise typer.Exit(1) from None
+    _publish(spec, result)
     _finish(result)
 
 
@@ -205,23 +208,17 @@ def report_cmd(
     else:
         spec = _spec_for_dir(run_dir)
     result = stage_report(spec)
-    _termination_message(result)
+    _publish(spec, result)
     _finish(result)
 
 
-def _termination_message(result: Any) -> None:
-    """In a pod, hand the headline results to the operator through the container's termination message
-    (status.results without reading the store); a no-op where that file does not exist."""
-    import os
-    path = Path(os.environ.get("KERNELGEN_TERMINATION_LOG", "/dev/termination-log"))
-    if not result.summary or not path.exists():
+def _publish(spec: Any, result: Any) -> None:
+    """The headline results to the operator (termination message) and to run.json (kernelgen.specs.report)."""
+    from kernelgen.specs.report import BenchRunReport, publish
+    if not result.summary or result.exit_code != 0:   # a failed stage is retried; its figures are not final
         return
-    msg = json.dumps({"results": result.summary.get("results", {}),
-                      "reports": {k: str(v) for k, v in result.report_paths.items()}}, sort_keys=True)
-    try:
-        path.write_text(msg[:4096])
-    except OSError:
-        pass
+    publish(spec, BenchRunReport.model_validate({"results": result.summary.get("results", {}),
+                                                 "outputs": result.summary["outputs"]}))
 
 
 def _spec_for_dir(run_dir: Path) -> Any:

@@ -16,9 +16,32 @@ from kernelgen.specs.common import (
     Sampling,
     ShortStr,
     SpecModel,
+    TrainRunRef,
     Uri,
     field_error,
 )
+
+
+class GeneratorModel(ModelRef):
+    """The model to sample from: a uri, or the model another TrainRun exported (exactly one)."""
+
+    cel_rules: ClassVar = [
+        {"rule": "has(self.uri) != has(self.fromTrainRun)", "message": "set exactly one of uri and fromTrainRun"}
+    ]
+
+    uri: Uri | None = Field(  # type: ignore[assignment]
+        default=None, description="Model directory or file: a path, file://, s3:// (synced to a local cache first)."
+    )
+    from_train_run: TrainRunRef | None = Field(
+        default=None, description="Sample from the model this TrainRun exported (status.modelURI); the run waits "
+        "until it is Complete."
+    )
+
+    @model_validator(mode="after")
+    def _exactly_one_source(self) -> GeneratorModel:
+        if (self.uri is None) == (self.from_train_run is None):
+            raise field_error("uri", "set exactly one of uri and fromTrainRun")
+        return self
 
 
 class Suite(SpecModel):
@@ -83,7 +106,7 @@ class Generator(SpecModel):
         description="vllm: offline engine in the pod; openai: an OpenAI-compatible server at endpoint; "
         "transformers: plain transformers generate (slow; for small models and tests).",
     )
-    model: ModelRef = Field(description="The model to sample from.")
+    model: GeneratorModel = Field(description="The model to sample from.")
     endpoint: ShortStr | None = Field(default=None, description="Base URL of the OpenAI-compatible server (openai).")
     api_key_secret_ref: LocalObjectReference | None = Field(
         default=None, description="Secret with key OPENAI_API_KEY for the openai engine."
