@@ -67,7 +67,10 @@ def run(
         typer.echo(json.dumps({"name": summary["name"], "method": summary["method"], "steps": summary["globalStep"],
                                "resumedFrom": summary["resumedFrom"], "firstLoss": losses[0] if losses else None,
                                "lastLoss": losses[-1] if losses else None, "model": summary["model"],
-                               "seconds": summary["seconds"]}))
+                               "seconds": summary["seconds"],
+                               **({"preferences": {k: summary["data"]["preferences"][k] for k in (
+                                   "pairs", "pairsByNegative", "samples", "tasksWithPairs", "skippedTasks",
+                                   "rejectedErrorClasses")}} if "preferences" in summary["data"] else {})}))
 
 
 @app.command("preferences")
@@ -91,7 +94,8 @@ def build_preferences(
     uri = preferences.write(pref, out)
     m = pref.manifest
     typer.echo(json.dumps({"uri": uri, "pairs": m["pairs"], "pairsByNegative": m["pairsByNegative"],
-                           "samples": m["samples"], "tasks": m["tasks"], "tasksWithPairs": m["tasksWithPairs"]}))
+                           "samples": m["samples"], "tasks": m["tasks"], "tasksWithPairs": m["tasksWithPairs"],
+                           "skippedTasks": m["skippedTasks"], "rejectedErrorClasses": m["rejectedErrorClasses"]}))
 
 
 @app.command("entrypoint")
