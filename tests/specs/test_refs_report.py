@@ -51,7 +51,7 @@ def test_report_round_trip_and_rejections():
 
 
 def test_write_report_only_where_the_kubelet_made_the_file(tmp_path, monkeypatch):
-    report = BenchRunReport.model_validate({"results": {"passAt1": 0.25},
+    report = BenchRunReport.model_validate({"results": {"passAt1": 0.25, "fastP": {"1.5": 0.25}},
                                             "outputs": {"uri": "s3://r/b"}})
     missing = tmp_path / "no-such-log"
     assert write_report(report, missing) is False and not missing.exists()

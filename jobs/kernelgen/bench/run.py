@@ -250,7 +250,8 @@ def stage_report(spec: Any, *, progress: Progress | None = None) -> RunResult:
     if not records and not notes:
         notes.append("no records yet: the evaluate stage has not written any")
     m = spec.spec.metrics
-    metrics = compute(records, MetricsConfig(ks=list(m.k), bootstrap_samples=m.bootstrap_samples,
+    metrics = compute(records, MetricsConfig(ks=list(m.k), fast_ps=list(m.fast_p),
+                                             bootstrap_samples=m.bootstrap_samples,
                                              confidence=m.confidence))
     versions = records[0].versions if records else {}
     summary = {

@@ -81,13 +81,16 @@ def _print_summary(summary: dict) -> None:
         err.print(f"[yellow]note:[/] {note}", highlight=False, soft_wrap=True)
     t = Table(title=f"BenchRun {summary['run']}")
     ks = [str(k) for k in m["config"]["k"]]
-    for col in ("scope", "tasks", "cands", "compile", "exec", *[f"pass@{k}" for k in ks], "speedup"):
+    ps = [f"{p:g}" for p in m["config"].get("fast_p", [])]
+    for col in ("scope", "tasks", "cands", "compile", "exec", *[f"pass@{k}" for k in ks], *[f"fast_{p}" for p in ps],
+                "speedup"):
         t.add_column(col)
     fmt = lambda x: "—" if x is None else f"{100 * x:.1f}%"  # noqa: E731
     for name, s in [("all", m["overall"])] + [(f"L{k}", v) for k, v in sorted(m["by_level"].items())]:
         pk = s.get("pass_at_k", {})
         t.add_row(name, str(s["tasks"]), str(s["candidates"]), fmt(s["compile_rate"]), fmt(s["exec_rate"]),
                   *[fmt(pk.get(k)) if k in pk else "n<k" for k in ks],
+                  *[fmt((s.get("fast_p") or {}).get(p)) for p in ps],
                   "—" if s.get("speedup_geomean") is None else f"{s['speedup_geomean']:.3f}")
     console.print(t)
     console.print(f"verdicts: {json.dumps(m['verdicts']['candidates'], sort_keys=True)}   "
@@ -236,6 +239,41 @@ def _spec_for_dir(run_dir: Path) -> Any:
         return load_spec(doc)
     return load_spec({"apiVersion": "kernelgen.ai/v1alpha1", "kind": "BenchRun", "metadata": {"name": run_dir.name},
                       "spec": {"candidates": {"source": "reference"}, "output": {"uri": str(run_dir.parent)}}})
+
+
+@app.command("diff")
+def diff_cmd(
+    runs: list[str] = typer.Argument(..., help="BenchRun outputs (directories or s3:// prefixes), oldest first, e.g. "
+                                     "base SFT SFT+DPO; each is compared with the one before it."),
+    name: list[str] = typer.Option([], "--name", help="Display names, one per run (default: the run names)."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Also write diff.md, diff.html and diff.json here."),
+    bootstrap: int = typer.Option(1000, "--bootstrap", min=0, help="Bootstrap resamples (0: no intervals)."),
+    confidence: float = typer.Option(0.95, "--confidence", min=0.5, max=0.999, help="Confidence level."),
+) -> None:
+    """Compare BenchRuns: the paper's Table 2 layout, then per level and overall compile rate, exec rate, pass@k,
+    fast_p and speedup of each run against the one before it, with paired bootstrap CIs and the flipped tasks."""
+    from kernelgen.bench import diff as bdiff
+    from kernelgen.storage import StoreError
+    if len(runs) < 2:
+        err.print("give at least two runs")
+        raise typer.Exit(2)
+    if name and len(name) != len(runs):
+        err.print(f"--name: give one per run ({len(runs)}), not {len(name)}")
+        raise typer.Exit(2)
+    try:
+        loaded = [bdiff.load_run(u, name[i] if name else None) for i, u in enumerate(runs)]
+    except (FileNotFoundError, OSError, ValueError, StoreError) as e:
+        err.print(f"error: {e}", markup=False, highlight=False, soft_wrap=True)
+        raise typer.Exit(2) from None
+    diffs = [bdiff.diff(a, b, samples=bootstrap, confidence=confidence) for a, b in zip(loaded, loaded[1:])]
+    text = bdiff.render_markdown(loaded, diffs)
+    typer.echo(text, nl=False)
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "diff.md").write_text(text, encoding="utf-8")
+        (out / "diff.html").write_text(bdiff.render_html(loaded, diffs), encoding="utf-8")
+        (out / "diff.json").write_text(json.dumps(bdiff.to_json(loaded, diffs), indent=2), encoding="utf-8")
+        err.print(f"written: {out / 'diff.md'}, {out / 'diff.html'}, {out / 'diff.json'}")
 
 
 @app.command("tasks")
