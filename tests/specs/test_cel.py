@@ -215,7 +215,7 @@ def test_immutable_fields_and_one_way_shutdown(bench, train):
     ]
 
 
-@pytest.mark.parametrize("sample", sorted((CRDS / "samples").glob("*.yaml")), ids=lambda p: p.name)
+@pytest.mark.parametrize("sample", sorted((CRDS / "samples").glob("**/*.yaml")), ids=lambda p: p.name)
 def test_samples_are_valid_for_models_and_cel(sample):
     model = load_spec(sample)
     doc = yaml.safe_load(sample.read_text())
