@@ -1,7 +1,7 @@
 """kopf wiring: every trigger ends in the same idempotent `Reconciler.reconcile` of one run.
 
-Triggers: create / resume / update (spec) of a run; watch events of child Jobs (labelled kernelgen.ai/run); a
-CoTBuild's events (to wake TrainRuns that wait for it); and an operator-wide resync loop that re-reconciles
+Triggers: create / resume / update (spec) of a run; watch events of child Jobs (labelled kernelgen.ai/run); events
+of a run others reference (to wake the runs that wait for it); and an operator-wide resync loop that re-reconciles
 unfinished runs every `timer_interval` seconds and finished ones when their TTL is due. The resync loop replaces
 `kopf.timer` on purpose: kopf puts a finalizer on every object that has a timer or daemon, and this operator uses
 none (garbage collection removes children; a run can always be deleted, even with the operator down).
