@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kernelgen.specs import GROUP_VERSION
+from kernelgen.specs.refs import apply_overrides
 
 from kernelgen_operator.config import OperatorConfig
 
@@ -334,13 +335,5 @@ def resolved_spec_yaml(run: Any, overrides: dict[str, Any] | None = None) -> str
            "metadata": {"name": run.metadata.name, **({"namespace": run.metadata.namespace}
                                                       if run.metadata.namespace else {})},
            "spec": run.spec.to_yaml_dict()}
-    for path, value in (overrides or {}).items():
-        node = doc["spec"]
-        *parents, last = path.split(".")
-        for p in parents:
-            node = node.setdefault(p, {})
-        if value is None:
-            node.pop(last, None)
-        else:
-            node[last] = value
+    apply_overrides(doc["spec"], overrides or {})
     return yaml.safe_dump(doc, sort_keys=False)

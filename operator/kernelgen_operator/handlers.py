@@ -1,7 +1,7 @@
 """kopf wiring: every trigger ends in the same idempotent `Reconciler.reconcile` of one run.
 
-Triggers: create / resume / update (spec) of a run; watch events of child Jobs (labelled kernelgen.ai/run); a
-CoTBuild's events (to wake TrainRuns that wait for it); and an operator-wide resync loop that re-reconciles
+Triggers: create / resume / update (spec) of a run; watch events of child Jobs (labelled kernelgen.ai/run); events
+of a run others reference (to wake the runs that wait for it); and an operator-wide resync loop that re-reconciles
 unfinished runs every `timer_interval` seconds and finished ones when their TTL is due. The resync loop replaces
 `kopf.timer` on purpose: kopf puts a finalizer on every object that has a timer or daemon, and this operator uses
 none (garbage collection removes children; a run can always be deleted, even with the operator down).
@@ -48,7 +48,8 @@ class _Runtime:
         self._locks: dict[tuple[str, str, str], threading.Lock] = {}
         self._locks_guard = threading.Lock()
         self.due: dict[tuple[str, str, str], float] = {}   # run -> monotonic time of its next reconcile
-        self.waiters: dict[tuple[str, str], set[str]] = {}  # (ns, CoTBuild) -> TrainRuns waiting for it
+        # (ns, kind, name) of a referenced run -> (kind, name) of the runs in that namespace waiting for it
+        self.waiters: dict[tuple[str, str, str], set[tuple[str, str]]] = {}
         self.resync_task: asyncio.Task | None = None
         self.running: set[tuple[str, str, str]] = set()  # touched only from the event loop
         self.dirty: set[tuple[str, str, str]] = set()
@@ -76,8 +77,8 @@ def _reconcile_sync(kind: str, ns: str, name: str) -> None:
         return
     if out.requeue_after is not None:
         RT.due[key] = time.monotonic() + out.requeue_after
-    if out.waiting_on is not None:
-        RT.waiters.setdefault(out.waiting_on, set()).add(name)
+    for dep in out.waiting_on:
+        RT.waiters.setdefault(dep, set()).add((kind, name))
     log.debug("reconciled %s %s/%s: %s", kind, ns, name, out.action)
 
 
@@ -173,13 +174,12 @@ def _register(plural: str) -> None:
             RT.forget(key)
             return
         metrics.STORE.put(metrics.state_from_body(kind, dict(body)))
-        if kind == "CoTBuild":
-            waiting = RT.waiters.get((key[1], key[2]))
-            conds = (body.get("status") or {}).get("conditions") or []
-            if waiting and any(c.get("type") in ("Complete", "Failed") and c.get("status") == "True" for c in conds):
-                for trun in list(waiting):
-                    RT.due[("TrainRun", key[1], trun)] = 0.0
-                RT.waiters.pop((key[1], key[2]), None)
+        waiting = RT.waiters.get((key[1], kind, key[2]))
+        conds = (body.get("status") or {}).get("conditions") or []
+        if waiting and any(c.get("type") in ("Complete", "Failed") and c.get("status") == "True" for c in conds):
+            for wkind, wname in list(waiting):   # runs that reference this one (kernelgen.specs.refs)
+                RT.due[(wkind, key[1], wname)] = 0.0
+            RT.waiters.pop((key[1], kind, key[2]), None)
 
     kopf.on.create(GROUP, VERSION, plural, id="reconcile-create")(on_change)
     kopf.on.resume(GROUP, VERSION, plural, id="reconcile-resume")(on_change)

@@ -13,6 +13,7 @@ Object state (collector):
   kernelgen_runs{kind,phase}                                          runs by kind and phase
   kernelgen_benchrun_compile_ratio / _exec_ratio / _speedup_geomean{namespace,name}
   kernelgen_benchrun_pass_at_k{namespace,name,k}
+  kernelgen_benchrun_fast_p{namespace,name,p}     KernelBench fast_p: correct and at least p times faster
   kernelgen_benchrun_level_compile_ratio / _level_exec_ratio{namespace,name,level}   from results.byLevel
 Events:
   kernelgen_runs_started_total{kind}, kernelgen_runs_finished_total{kind,result}
@@ -152,6 +153,8 @@ class RunCollector(Collector):
         exec_r = GaugeMetricFamily("kernelgen_benchrun_exec_ratio", "Fraction of candidates that ran correctly.",
                                    labels=["namespace", "name"])
         pass_k = GaugeMetricFamily("kernelgen_benchrun_pass_at_k", "Unbiased pass@k.", labels=["namespace", "name", "k"])
+        fast = GaugeMetricFamily("kernelgen_benchrun_fast_p", "Share of candidates correct and at least p times faster "
+                                 "than the baseline (KernelBench fast_p).", labels=["namespace", "name", "p"])
         speed = GaugeMetricFamily("kernelgen_benchrun_speedup_geomean", "Geometric-mean speedup of correct kernels.",
                                   labels=["namespace", "name"])
         lvl_compile = GaugeMetricFamily("kernelgen_benchrun_level_compile_ratio",
@@ -189,6 +192,8 @@ class RunCollector(Collector):
                     v = r.results.get(f"passAt{k}")
                     if v is not None:
                         pass_k.add_metric(nn + [str(k)], float(v))
+                for p, v in sorted((r.results.get("fastP") or {}).items()):
+                    fast.add_metric(nn + [str(p)], float(v))
                 if r.results.get("speedupGeomean") is not None:
                     speed.add_metric(nn, float(r.results["speedupGeomean"]))
                 for level, fig in sorted((r.results.get("byLevel") or {}).items()):
@@ -203,7 +208,7 @@ class RunCollector(Collector):
         for kind in sorted({k for k, _ in counts} | {"BenchRun", "TrainRun", "CoTBuild"}):
             for p in PHASES:
                 by_phase.add_metric([kind, p], counts.get((kind, p), 0))
-        yield from (info, phase, start, done, prog, restarts, by_phase, compile_r, exec_r, pass_k, speed,
+        yield from (info, phase, start, done, prog, restarts, by_phase, compile_r, exec_r, pass_k, fast, speed,
                    lvl_compile, lvl_exec, err_cls, verdicts)
 
 

@@ -21,6 +21,8 @@ from typing import Any
 
 import kopf
 from kernelgen.specs import SpecError, load_spec
+from kernelgen.specs.refs import Reference, overrides, references, status_value
+from kernelgen.specs.report import parse_report
 
 from kernelgen_operator import metrics
 from kernelgen_operator.children import (
@@ -51,19 +53,12 @@ from kernelgen_operator.status import (
 
 log = logging.getLogger("kernelgen_operator")
 
-# Status fields a final stage may report through its container's termination message (JSON), per kind.
-REPORTED_FIELDS = {
-    "BenchRun": ("results", "outputs"),
-    "TrainRun": ("finalLoss", "steps", "modelURI", "outputs"),
-    "CoTBuild": ("records", "dropped", "outputs"),
-}
-
 
 @dataclass
 class Outcome:
     action: str                      # what happened, for logs and tests
     requeue_after: float | None = None
-    waiting_on: tuple[str, str] | None = None  # (namespace, CoTBuild name) a TrainRun waits for
+    waiting_on: tuple[tuple[str, str, str], ...] = ()  # (namespace, kind, name) of runs this one waits for
 
 
 def _owned(obj: dict[str, Any], uid: str) -> bool:
@@ -136,24 +131,10 @@ class Reconciler:
             self._write_status(kind, body, st, old)
             return self._finish_terminal(kind, body, st, now, wrote=True)
 
-        overrides: dict[str, Any] = {}
-        outcome_wait: tuple[str, str] | None = None
-        if kind == "TrainRun" and spec.dataset.from_co_t_build is not None:
-            dep = spec.dataset.from_co_t_build.name
-            outcome_wait = (ns, dep)
-            ready, uri, why, failed = self._dependency(ns, dep)
-            if failed:
-                st.fail("DependencyFailed", why)
-                self._write_status(kind, body, st, old)
-                return Outcome("dependency-failed")
-            if not ready:
-                st.set("Waiting", True, "DependencyNotReady", why)
-                st.set("Running", False, "Waiting", why)
-                st.base_conditions()
-                self._write_status(kind, body, st, old)
-                return Outcome("waiting", requeue_after=self.cfg.timer_interval, waiting_on=outcome_wait)
-            st.set("Waiting", False, "DependencyReady", f"dataset from CoTBuild {dep}: {uri}")
-            overrides = {"dataset.uri": uri, "dataset.fromCoTBuild": None}
+        overrides, outcome_wait, blocked = self._resolve_references(run, ns, name, jobs, st)
+        if blocked is not None:
+            self._write_status(kind, body, st, old)
+            return blocked
 
         self._ensure_spec_configmap(kind, body, run, overrides)
         plans = plan_stages(run)
@@ -309,7 +290,7 @@ class Reconciler:
                 max(0.0, (end - start).total_seconds()))
 
     def _collect_report(self, kind, ns, last_plan, by_stage, st: "_Status") -> None:
-        """Figures the final stage wrote to its termination message (JSON), e.g. BenchRun results."""
+        """The report the final stage wrote as its termination message (kernelgen.specs.report), into status."""
         attempts = by_stage.get(last_plan.name) or {}
         if not attempts:
             return
@@ -319,14 +300,10 @@ class Reconciler:
                 continue
             for cs in pod["status"].get("containerStatuses") or []:
                 msg = ((cs.get("state") or {}).get("terminated") or {}).get("message") or ""
-                try:
-                    data = json.loads(msg) if msg.strip().startswith("{") else None
-                except ValueError:
-                    data = None
-                if isinstance(data, dict):
-                    for k in REPORTED_FIELDS.get(kind, ()):
-                        if k in data:
-                            st.extra[k] = data[k]
+                data = parse_report(kind, msg)
+                if data is not None:
+                    st.outputs = {**(st.outputs or {}), **data.pop("outputs", {})}
+                    st.extra.update(data)
                     return
 
     # ------------------------------------------------------------------------------------------------ helpers
@@ -338,21 +315,76 @@ class Reconciler:
             if job_state(j)[0] == "Active" and not j["metadata"].get("deletionTimestamp"):
                 self.kube.delete_job(ns, j["metadata"]["name"])
 
-    def _dependency(self, ns: str, dep: str) -> tuple[bool, str, str, bool]:
-        """(ready, output uri, explanation, failed) for a CoTBuild a TrainRun reads."""
-        cotb = self.kube.get_run("CoTBuild", ns, dep)
-        if cotb is None:
-            return False, "", f"CoTBuild {dep} does not exist yet", False
-        conds = (cotb.get("status") or {}).get("conditions") or []
+    def _resolve_references(self, run, ns: str, name: str, jobs, st: "_Status"
+                            ) -> tuple[dict[str, Any], tuple[tuple[str, str, str], ...], Outcome | None]:
+        """(spec overrides, runs waited for, outcome when the run cannot start) for the run's references to other
+        runs (kernelgen.specs.refs). Resolved once: a started run keeps what its spec ConfigMap already holds, so a
+        referenced run deleted or replaced later changes nothing."""
+        refs = references(run)
+        if not refs:
+            return {}, (), None
+        if jobs:
+            kept = self._resolved_before(ns, name, refs)
+            if kept is not None:
+                return kept, (), None
+        waits = tuple((ns, ref.target_kind, dep) for ref, dep in refs)
+        changes: dict[str, Any] = {}
+        waiting, ready = [], []
+        for ref, dep in refs:
+            state, value, why = self._dependency(ns, ref, dep)
+            if state == "failed":
+                st.fail("DependencyFailed", f"{ref.path}: {why}")
+                return {}, (), Outcome("dependency-failed")
+            if state == "waiting":
+                waiting.append(f"{ref.path}: {why}")
+            else:
+                changes.update(overrides(ref, value))
+                ready.append(f"{ref.path} {dep}: {value}")
+        if waiting:
+            why = "; ".join(waiting)
+            st.set("Waiting", True, "DependencyNotReady", why)
+            st.set("Running", False, "Waiting", why)
+            st.base_conditions()
+            return {}, waits, Outcome("waiting", requeue_after=self.cfg.timer_interval, waiting_on=waits)
+        st.set("Waiting", False, "DependencyReady", "; ".join(ready))
+        return changes, waits, None
+
+    def _resolved_before(self, ns: str, name: str, refs: list[tuple[Reference, str]]) -> dict[str, Any] | None:
+        """The overrides a started run was given, read back from its spec ConfigMap (None when unreadable)."""
+        import yaml
+
+        cm = self.kube.get_configmap(ns, spec_configmap_name(name))
+        try:
+            doc = yaml.safe_load(((cm or {}).get("data") or {}).get("spec.yaml") or "")
+        except yaml.YAMLError:
+            return None
+        changes: dict[str, Any] = {}
+        for ref, _ in refs:
+            node: Any = (doc or {}).get("spec")
+            for key in ref.replaces.split("."):
+                node = node.get(key) if isinstance(node, dict) else None
+            if not isinstance(node, str):
+                return None
+            changes.update(overrides(ref, node))
+        return changes
+
+    def _dependency(self, ns: str, ref: Reference, dep: str) -> tuple[str, str, str]:
+        """(state, value, explanation) of a referenced run: state ready (value set), waiting or failed."""
+        what = f"{ref.target_kind} {dep}"
+        obj = self.kube.get_run(ref.target_kind, ns, dep)
+        if obj is None:
+            return "waiting", "", f"{what} does not exist yet"
+        status = obj.get("status") or {}
+        conds = status.get("conditions") or []
         if is_true(conds, "Failed"):
             c = get_condition(conds, "Failed") or {}
-            return False, "", f"CoTBuild {dep} failed: {c.get('reason', '')}", True
+            return "failed", "", f"{what} failed: {c.get('reason', '')}"
         if not is_true(conds, "Complete"):
-            return False, "", f"waiting for CoTBuild {dep} to complete", False
-        uri = ((cotb.get("status") or {}).get("outputs") or {}).get("uri")
-        if not uri:
-            return False, "", f"CoTBuild {dep} completed without status.outputs.uri", True
-        return True, uri, "", False
+            return "waiting", "", f"waiting for {what} to complete"
+        value = status_value(ref, status)
+        if value is None:
+            return "failed", "", f"{what} completed without status.{'.'.join(ref.status_field)}"
+        return "ready", value, ""
 
     def _ensure_spec_configmap(self, kind, body, run, overrides) -> None:
         ns, name, uid = body["metadata"]["namespace"], body["metadata"]["name"], body["metadata"]["uid"]

@@ -74,3 +74,23 @@ def test_rates_pass_at_k_speedup_and_nkb_score():
 def test_geomean_ignores_missing():
     assert geomean([1.0, 4.0, None]) == pytest.approx(2.0)
     assert geomean([]) is None
+
+
+def test_fast_p_and_compile_pass_at_k():
+    # task A: 3 timed candidates (speedups 0.5, 1.2, 2.5), one wrong; task B: a compile error, a correct 1.0x
+    rs = [rec("l1/A", 1, 0, 0, "ok", speedup=0.5), rec("l1/A", 1, 1, 0, "ok", speedup=1.2),
+          rec("l1/A", 1, 2, 0, "ok", speedup=2.5), rec("l1/A", 1, 3, 0, "value_mismatch"),
+          rec("l2/B", 2, 0, 0, "compile_error", compile_ok=False), rec("l2/B", 2, 1, 0, "ok", speedup=1.0)]
+    m = compute(rs, MetricsConfig(ks=[1, 2], fast_ps=[0.0, 1.0, 1.5, 2.0], bootstrap_samples=0))
+    # fast_p over the 6 candidates: correct and speedup >= p
+    assert m["overall"]["fast_p"] == {"0": pytest.approx(4 / 6), "1": pytest.approx(3 / 6),
+                                      "1.5": pytest.approx(1 / 6), "2": pytest.approx(1 / 6)}
+    assert m["by_level"]["2"]["fast_p"]["1"] == pytest.approx(1 / 2)
+    # compile pass@k: A compiled 4/4, B 1/2 -> pass@1 = (1 + 0.5) / 2; pass@2 = (1 + 1) / 2
+    assert m["overall"]["compile_pass_at_k"] == {"1": pytest.approx(0.75), "2": pytest.approx(1.0)}
+    assert status_results(m)["fastP"]["1.5"] == pytest.approx(1 / 6)
+    # an untimed correct candidate makes fast_p unknown, not zero
+    untimed = compute(rs + [rec("l2/B", 2, 2, 0, "ok")], MetricsConfig(ks=[1], fast_ps=[1.0], bootstrap_samples=0))
+    assert untimed["overall"]["fast_p"] == {}
+    nothing_right = compute([rs[3], rs[4]], MetricsConfig(ks=[1], fast_ps=[1.0], bootstrap_samples=0))
+    assert nothing_right["overall"]["fast_p"] == {"1": 0.0}

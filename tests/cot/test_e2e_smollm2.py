@@ -69,7 +69,7 @@ def test_example_spec_validates():
 
 def test_build_with_smollm2_killed_and_resumed(tmp_path):
     spec = write_spec(tmp_path)
-    out = tmp_path / "out"
+    out = tmp_path / "out" / "cot-test"   # <output.uri>/<metadata.name>
     cache = out / "shards/shard-0000/teacher-cache.jsonl"
     first = cot_run(spec)
     deadline = time.time() + 600

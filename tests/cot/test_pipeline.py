@@ -24,7 +24,7 @@ def built(tmp_path_factory):
     out = tmp_path_factory.mktemp("cot")
     eng = ScriptedEngine(tiling=RIGHT)
     summary = pipeline.run(load_spec(spec_doc(out)), Options(), engine_factory=lambda: eng)
-    return out, summary, eng
+    return out / "cot-test", summary, eng   # the build writes under <output.uri>/<metadata.name>
 
 
 def test_every_stage_reports_counts_and_drops(built):
@@ -131,8 +131,8 @@ def test_shards_partition_the_items(tmp_path, built):
         pipeline.build_shard(res, i, 2, Options(), engine_factory=lambda: ScriptedEngine(tiling=RIGHT))
     merged = pipeline.merge(res)
     assert merged["by_kind"] == single["by_kind"]
-    a = lines(tmp_path / "shards/shard-0000/records.jsonl")
-    b = lines(tmp_path / "shards/shard-0001/records.jsonl")
+    a = lines(tmp_path / "cot-test/shards/shard-0000/records.jsonl")
+    b = lines(tmp_path / "cot-test/shards/shard-0001/records.jsonl")
     def items(rs):
         return {(r["kind"], r["prompt"], json.dumps(r["provenance"], sort_keys=True)) for r in rs}
     assert a and b and not items(a) & items(b)

@@ -34,7 +34,7 @@ def test_build_from_and_to_s3_resumes_from_the_stored_cache(s3_env, tmp_path, mo
     eng = ScriptedEngine()
     s = pipeline.run(res, Options(), engine_factory=lambda: eng)
     assert s["by_kind"]["general"] > 0 and s["by_kind"]["doc_qa"] > 0 and s["by_kind"]["debug_api"] > 0
-    out = open_store(f"s3://{bucket}/out")
+    out = open_store(f"s3://{bucket}/out/cot-test")   # <output.uri>/<metadata.name>
     assert out.exists("dataset/canonical.jsonl") and out.exists("dataset/dpo.parquet") and out.exists("manifest.json")
     stats = json.loads(out.read_text("stats.json"))
     assert stats["decontamination"]["by_reason"] == {"text_ngram": 2, "blocklist": 1, "name": 1}

@@ -116,6 +116,34 @@ def _mutations():
     def train_no_source(d):
         d["spec"]["dataset"] = {"format": "messages"}
 
+    def bench_model_from_trainrun(d):
+        d["spec"]["generator"]["model"] = {"fromTrainRun": {"name": "dpo"}}
+
+    def bench_model_uri_and_trainrun(d):
+        d["spec"]["generator"]["model"]["fromTrainRun"] = {"name": "dpo"}
+
+    def train_model_from_trainrun(d):
+        d["spec"]["model"] = {"fromTrainRun": {"name": "sft"}}
+
+    def train_model_without_source(d):
+        d["spec"]["model"] = {"revision": "r1"}
+
+    def train_dpo_from_benchrun_without_dataset(d):
+        d["spec"]["method"] = "DPO"
+        del d["spec"]["dataset"]
+        d["spec"]["preferences"] = {"fromBenchRun": {"name": "bench-sft"}}
+
+    def train_sft_without_dataset(d):
+        del d["spec"]["dataset"]
+        d["spec"]["preferences"] = {"fromBenchRun": {"name": "bench-sft"}}
+
+    def train_dpo_without_any_data(d):
+        d["spec"]["method"] = "DPO"
+        del d["spec"]["dataset"]
+
+    def train_two_preference_sources(d):
+        d["spec"]["preferences"] = {"fromBenchRun": {"name": "b"}, "recordsUri": "s3://runs/b"}
+
     def cot_stage_without_source(d):
         d["spec"]["stages"] = ["project"]
 
@@ -138,6 +166,14 @@ def _mutations():
         ("benchruns", bench_bad_name, False),
         ("trainruns", train_both_sources, False),
         ("trainruns", train_no_source, False),
+        ("benchruns", bench_model_from_trainrun, True),
+        ("benchruns", bench_model_uri_and_trainrun, False),
+        ("trainruns", train_model_from_trainrun, True),
+        ("trainruns", train_model_without_source, False),
+        ("trainruns", train_dpo_from_benchrun_without_dataset, True),
+        ("trainruns", train_sft_without_dataset, False),
+        ("trainruns", train_dpo_without_any_data, False),
+        ("trainruns", train_two_preference_sources, False),
         ("cotbuilds", cot_stage_without_source, False),
         ("cotbuilds", cot_stage_with_source, True),
         ("cotbuilds", cot_too_many_failed, False),
@@ -179,7 +215,7 @@ def test_immutable_fields_and_one_way_shutdown(bench, train):
     ]
 
 
-@pytest.mark.parametrize("sample", sorted((CRDS / "samples").glob("*.yaml")), ids=lambda p: p.name)
+@pytest.mark.parametrize("sample", sorted((CRDS / "samples").glob("**/*.yaml")), ids=lambda p: p.name)
 def test_samples_are_valid_for_models_and_cel(sample):
     model = load_spec(sample)
     doc = yaml.safe_load(sample.read_text())

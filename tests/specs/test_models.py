@@ -97,7 +97,7 @@ def test_missing_required_fields(train):
     del train["spec"]["model"]["uri"]
     assert sorted(errors_of(train)) == [
         "spec.method: required field is missing",
-        "spec.model.uri: required field is missing",
+        "spec.model.uri: set exactly one of uri and fromTrainRun",
     ]
 
 

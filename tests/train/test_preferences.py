@@ -76,7 +76,8 @@ def test_pair_counts_per_strategy(strategy, cap, expected):
     per_task = {t: v["pairs"] for t, v in pref.manifest["perTask"].items() if v["pairs"]}
     assert per_task == expected
     assert pref.manifest["pairs"] == len(pref.rows) == sum(expected.values())
-    assert pref.manifest["samples"] == {"green": 6, "orange": 5, "purple": 7, "unjudged": 0, "duplicates": 0}
+    assert pref.manifest["samples"] == {"green": 6, "orange": 5, "purple": 7, "unjudged": 0, "incomplete": 0,
+                                        "duplicates": 0}
     allowed = set(prefs.STRATEGIES[strategy])
     for row in pref.rows:
         p = row["provenance"]
@@ -86,6 +87,54 @@ def test_pair_counts_per_strategy(strategy, cap, expected):
     keys = [(r["provenance"]["task_id"], r["provenance"]["chosen"]["sample"], r["provenance"]["rejected"]["sample"])
             for r in pref.rows]
     assert len(keys) == len(set(keys))
+
+
+def test_skipped_tasks_and_the_rejected_kernels_failure_are_reported():
+    records, cands = _run(RUN)
+    pref = prefs.build([("mem://r1", records, cands)], strategy="green-vs-purple")
+    assert pref.manifest["skippedTasks"] == {"l1/M/C": "no correct kernel", "l1/M/D": "no purple kernel"}
+    assert pref.manifest["tasksWithPairs"] == 2 and pref.manifest["tasks"] == 4
+    for row in pref.rows:
+        rej = row["provenance"]["rejected"]
+        assert rej["verdict"] in ("compile_error", "parse_error")
+        if rej["verdict"] == "compile_error":
+            assert rej["errorClass"] == "syntax"   # the class the records gave the compile failure
+        assert "verdict" not in row["provenance"]["chosen"]
+    assert pref.manifest["rejectedErrorClasses"] == {"syntax": sum(
+        "errorClass" in r["provenance"]["rejected"] for r in pref.rows)}
+    orange = prefs.build([("mem://r1", records, cands)], strategy="green-vs-orange")
+    assert {r["provenance"]["rejected"]["verdict"] for r in orange.rows} == {"value_mismatch", "runtime_error"}
+    assert orange.manifest["rejectedErrorClasses"] == {}
+
+
+def test_a_correct_kernel_must_pass_every_case_its_task_ran():
+    # sample 1 has a record for case 0 only (its case 1 was never evaluated): it cannot be chosen
+    records, cands = _run({"t/A": [[OK, OK], [OK], [BAD, BAD]]})
+    pref = prefs.build([("mem://r1", records, cands)], strategy="green-vs-orange")
+    assert pref.manifest["samples"]["incomplete"] == 1 and pref.manifest["samples"]["green"] == 1
+    assert [(r["provenance"]["chosen"]["sample"], r["provenance"]["rejected"]["sample"]) for r in pref.rows] == [(0, 2)]
+
+
+def test_pairs_share_the_prompt():
+    """A correct kernel from one prompt is never preferred to a failing one written for another prompt."""
+    r1, c1 = _run({"t/A": [[OK], [BAD]]})
+    r2, c2 = _run({"t/A": [[OK], [BAD]]})
+    for c in c2:
+        c.run, c.response = "r2", c.response + " (other template)"
+        c.meta = {"messages": [{"role": "user", "content": "write t/A, full project"}]}
+    for r in r2:
+        r.run = "r2"
+    pref = prefs.build([("mem://r1", r1, c1), ("mem://r2", r2, c2)], strategy="green-vs-orange")
+    assert pref.manifest["pairs"] == 2
+    for row in pref.rows:
+        p = row["provenance"]
+        assert p["chosen"]["run"] == p["rejected"]["run"]
+        assert row["prompt"][0]["content"] == ("write t/A" if p["chosen"]["run"] == "r1" else "write t/A, full project")
+    r3, c3 = _run({"t/A": [[OK], [BAD]]})
+    c3[1].meta = {"messages": [{"role": "user", "content": "another prompt"}]}
+    pref = prefs.build([("mem://r3", r3, c3)], strategy="green-vs-orange")
+    assert pref.manifest["pairs"] == 0
+    assert pref.manifest["skippedTasks"] == {"t/A": "correct and failing kernels answered different prompts"}
 
 
 def test_capped_pairs_are_balanced_over_samples_and_classes():
@@ -139,9 +188,17 @@ def test_real_benchrun_records(tmp_path, strategy, by_negative, rejected_samples
     assert result.exit_code == 0, result.output
     summary = json.loads(result.output.strip().splitlines()[-1])
     assert summary["pairs"] == len(rejected_samples) and summary["pairsByNegative"] == by_negative
-    assert summary["samples"] == {"green": 2, "orange": 1, "purple": 1, "unjudged": 0, "duplicates": 1}
+    assert summary["samples"] == {"green": 2, "orange": 1, "purple": 1, "unjudged": 0, "incomplete": 0,
+                                  "duplicates": 1}
     rows = [json.loads(line) for line in (out / "preferences.jsonl").read_text().splitlines()]
     assert {r["provenance"]["rejected"]["sample"] for r in rows} == rejected_samples
+    for r in rows:
+        rej = r["provenance"]["rejected"]
+        if rej["class"] == "purple":   # the harness's compile-error class of the rejected kernel is kept
+            assert rej["verdict"] == "compile_error" and rej["errorClass"] in summary["rejectedErrorClasses"]
+        else:
+            assert rej["verdict"] == "value_mismatch" and "errorClass" not in rej
+    assert summary["skippedTasks"] == {}
     assert all(r["provenance"]["chosen"] | {"candidate_sha256": None} ==
                {"run": "prefsrc", "sample": 0, "class": "green", "candidate_sha256": None} for r in rows)
     prompt = rows[0]["prompt"][0]["content"]           # rebuilt from the built-in suite's Mul task

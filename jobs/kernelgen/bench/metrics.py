@@ -5,7 +5,11 @@ evaluated case of it is ``ok`` (static mode evaluates one case, dynamic mode all
 - compile rate / exec rate: compiled / correct candidates over all candidates, overall and per level;
 - pass@k: the unbiased estimator 1 - C(n-c, k)/C(n, k) per task, in its stable product form, averaged over
   tasks; reported for k only where every task in scope has n >= k (HumanEval's convention);
+- compile pass@k: the same estimator with "compiled" as success (the paper's Table 2 "Pass@k CR");
 - speedup geomean over correct candidates that were timed (a candidate's speedup is the geomean over its cases);
+- fast_p (KernelBench): the share of candidates that are correct and at least p times faster than the baseline;
+  reported only where every correct candidate was timed (else unknown; fast_p of a run with no correct candidate
+  is 0);
 - NPUKernelBench's score: 0.2*L1 + 0.3*L2 + 0.5*L3 of per-level micro-averaged case pass rates (levels absent
   from the run contribute 0, as in the reference harness);
 - bootstrap confidence intervals: tasks resampled with replacement (fixed RNG seed, so reruns agree);
@@ -82,6 +86,20 @@ def candidate_outcomes(records: Iterable[EvalRecord]) -> list[CandidateOutcome]:
     return out
 
 
+def p_key(p: float) -> str:
+    """fast_p's key: 1.0 -> "1", 1.5 -> "1.5"."""
+    return f"{p:g}"
+
+
+def fast_p(outcomes: Sequence[CandidateOutcome], ps: Sequence[float]) -> dict[str, float]:
+    """KernelBench's fast_p over non-infra candidates: correct and speedup >= p (untimed: unknown, left out)."""
+    valid = [o for o in outcomes if not o.infra]
+    correct = [o for o in valid if o.correct]
+    if not valid or any(o.speedup is None for o in correct):
+        return {}
+    return {p_key(p): sum(o.speedup >= p for o in correct) / len(valid) for p in ps}
+
+
 def _per_task(outcomes: Sequence[CandidateOutcome]) -> dict[str, tuple[int, int, int]]:
     """task -> (level, n, c) over non-infra candidates."""
     acc: dict[str, list[int]] = {}
@@ -94,9 +112,12 @@ def _per_task(outcomes: Sequence[CandidateOutcome]) -> dict[str, tuple[int, int,
     return {t: (a[0], a[1], a[2]) for t, a in acc.items()}
 
 
-def _rates(outcomes: Sequence[CandidateOutcome], ks: Sequence[int]) -> dict:
+def _rates(outcomes: Sequence[CandidateOutcome], ks: Sequence[int], ps: Sequence[float] = ()) -> dict:
     valid = [o for o in outcomes if not o.infra]
     tasks = _per_task(valid)
+    compiled: dict[str, int] = defaultdict(int)
+    for o in valid:
+        compiled[o.task_id] += int(o.compiled)
     n_min = min((n for _, n, _ in tasks.values()), default=0)
     res = {
         "tasks": len(tasks), "candidates": len(valid),
@@ -104,7 +125,10 @@ def _rates(outcomes: Sequence[CandidateOutcome], ks: Sequence[int]) -> dict:
         "exec_rate": (sum(o.correct for o in valid) / len(valid)) if valid else None,
         "pass_at_k": {str(k): float(np.mean([pass_at_k(n, c, k) for _, n, c in tasks.values()]))
                       for k in ks if tasks and n_min >= k},
+        "compile_pass_at_k": {str(k): float(np.mean([pass_at_k(n, compiled[t], k) for t, (_, n, _) in tasks.items()]))
+                              for k in ks if tasks and n_min >= k},
         "speedup_geomean": geomean(o.speedup for o in valid if o.correct and o.speedup),
+        "fast_p": fast_p(valid, ps),
         "timed_correct": sum(1 for o in valid if o.correct and o.speedup),
         "n_min": n_min,
     }
@@ -167,6 +191,7 @@ def by_dtype(records: Iterable[EvalRecord]) -> dict[str, dict]:
 @dataclass
 class MetricsConfig:
     ks: list[int] = field(default_factory=lambda: [1, 10, 100])
+    fast_ps: list[float] = field(default_factory=lambda: [1.0, 1.5, 2.0])
     bootstrap_samples: int = 1000
     confidence: float = 0.95
 
@@ -175,13 +200,13 @@ def compute(records: Sequence[EvalRecord], cfg: MetricsConfig | None = None) -> 
     cfg = cfg or MetricsConfig()
     records = sorted(records, key=lambda r: r.key)
     outcomes = candidate_outcomes(records)
-    overall = _rates(outcomes, cfg.ks)
+    overall = _rates(outcomes, cfg.ks, cfg.fast_ps)
     overall["ci"] = bootstrap(outcomes, cfg.ks, cfg.bootstrap_samples, cfg.confidence)
     levels = sorted({o.level for o in outcomes})
     by_level = {}
     for lvl in levels:
         sub = [o for o in outcomes if o.level == lvl]
-        by_level[str(lvl)] = _rates(sub, cfg.ks)
+        by_level[str(lvl)] = _rates(sub, cfg.ks, cfg.fast_ps)
         by_level[str(lvl)]["ci"] = bootstrap(sub, cfg.ks, cfg.bootstrap_samples, cfg.confidence)
     tasks = _per_task(outcomes)
     per_task = []
@@ -207,7 +232,8 @@ def compute(records: Sequence[EvalRecord], cfg: MetricsConfig | None = None) -> 
         "infra_errors": sum(o.infra for o in outcomes),
         "records": len(records),
         "per_task": per_task,
-        "config": {"k": list(cfg.ks), "bootstrap_samples": cfg.bootstrap_samples, "confidence": cfg.confidence},
+        "config": {"k": list(cfg.ks), "fast_p": list(cfg.fast_ps), "bootstrap_samples": cfg.bootstrap_samples,
+                   "confidence": cfg.confidence},
     }
 
 
@@ -217,7 +243,7 @@ def status_results(metrics: dict) -> dict:
         pk = m.get("pass_at_k", {})
         return {"tasks": m.get("tasks"), "compileRate": m.get("compile_rate"), "execRate": m.get("exec_rate"),
                 "passAt1": pk.get("1"), "passAt10": pk.get("10"), "passAt100": pk.get("100"),
-                "speedupGeomean": m.get("speedup_geomean")}
+                "fastP": dict(m.get("fast_p") or {}), "speedupGeomean": m.get("speedup_geomean")}
     out = block(metrics["overall"])
     out["byLevel"] = {k: block(v) for k, v in metrics["by_level"].items()}
     out["compileErrorClasses"] = dict(metrics.get("compile_error_classes", {}))

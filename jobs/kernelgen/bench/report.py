@@ -34,7 +34,9 @@ def write_summary(out_dir: Path, summary: dict) -> Path:
 
 def _rows_md(metrics: dict) -> list[str]:
     ks = metrics["config"]["k"]
-    head = ["scope", "tasks", "candidates", "compile rate", "exec rate", *[f"pass@{k}" for k in ks], "speedup (geomean)"]
+    ps = [f"{p:g}" for p in metrics["config"].get("fast_p", [])]
+    head = ["scope", "tasks", "candidates", "compile rate", "exec rate", *[f"pass@{k}" for k in ks],
+            *[f"fast_{p}" for p in ps], "speedup (geomean)"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     scopes = [("all", metrics["overall"])] + [(f"level {k}", v) for k, v in sorted(metrics["by_level"].items())]
     for name, m in scopes:
@@ -42,6 +44,7 @@ def _rows_md(metrics: dict) -> list[str]:
         cells = [name, str(m["tasks"]), str(m["candidates"]), _pct(m["compile_rate"]) + _ci(m, "compile_rate"),
                  _pct(m["exec_rate"]) + _ci(m, "exec_rate"),
                  *[(_pct(pk[str(k)]) + _ci(m, f"pass@{k}")) if str(k) in pk else "n<k" for k in ks],
+                 *[_pct((m.get("fast_p") or {}).get(p)) for p in ps],
                  _num(m.get("speedup_geomean"))]
         lines.append("| " + " | ".join(cells) + " |")
     return lines
@@ -65,7 +68,9 @@ def render_markdown(summary: dict) -> str:
             f"- NPUKernelBench level-weighted score (0.2/0.3/0.5): {m['nkb']['score']:.4f}", "",
             "## Rates", "", *_rows_md(m), "",
             "Brackets: bootstrap confidence intervals over tasks "
-            f"({m['config']['bootstrap_samples']} resamples, {int(100 * m['config']['confidence'])}%).", "",
+            f"({m['config']['bootstrap_samples']} resamples, {int(100 * m['config']['confidence'])}%). "
+            "fast_p (KernelBench): candidates correct and at least p× faster than the baseline; — where correct "
+            "candidates were not timed.", "",
             "## Verdicts", "", "| verdict | candidates | records |", "|---|---|---|"]
     verdicts = sorted(set(m["verdicts"]["candidates"]) | set(m["verdicts"]["records"]))
     out += [f"| {v} | {m['verdicts']['candidates'].get(v, 0)} | {m['verdicts']['records'].get(v, 0)} |"

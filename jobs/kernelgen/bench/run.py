@@ -250,7 +250,8 @@ def stage_report(spec: Any, *, progress: Progress | None = None) -> RunResult:
     if not records and not notes:
         notes.append("no records yet: the evaluate stage has not written any")
     m = spec.spec.metrics
-    metrics = compute(records, MetricsConfig(ks=list(m.k), bootstrap_samples=m.bootstrap_samples,
+    metrics = compute(records, MetricsConfig(ks=list(m.k), fast_ps=list(m.fast_p),
+                                             bootstrap_samples=m.bootstrap_samples,
                                              confidence=m.confidence))
     versions = records[0].versions if records else {}
     summary = {
@@ -258,6 +259,7 @@ def stage_report(spec: Any, *, progress: Progress | None = None) -> RunResult:
         "tasks": len({r.task_id for r in records}), "candidate_source": spec.spec.candidates.source,
         "backend": spec.spec.evaluation.backend, "versions": versions, "metrics": metrics,
         "results": status_results(metrics), "notes": notes, "infra_failures": infra,
+        "outputs": {"uri": spec.output_uri(), "manifestURI": f"{spec.output_uri()}/manifest.json"},
     }
     evals = [s for k, s in states.items() if k.startswith("evaluate")]
     summary["planned"] = {"units": sum(s.get("units", 0) for s in evals),

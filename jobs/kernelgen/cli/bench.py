@@ -20,10 +20,10 @@ console = Console()
 err = Console(stderr=True)
 
 
-def _load(path: Path) -> Any:
-    from kernelgen.cli.main import load_spec_or_exit
+def _load(path: Path, runs_root: Optional[str] = None) -> Any:
+    from kernelgen.cli.main import load_spec_or_exit, resolve_refs_or_exit
     from kernelgen.specs import BenchRun
-    return load_spec_or_exit(path, expect=BenchRun)
+    return resolve_refs_or_exit(load_spec_or_exit(path, expect=BenchRun), runs_root)
 
 
 def _spec_from_flags(name: str, suite: str, candidates: str, candidates_uri: Optional[str], backend: str,
@@ -81,13 +81,16 @@ def _print_summary(summary: dict) -> None:
         err.print(f"[yellow]note:[/] {note}", highlight=False, soft_wrap=True)
     t = Table(title=f"BenchRun {summary['run']}")
     ks = [str(k) for k in m["config"]["k"]]
-    for col in ("scope", "tasks", "cands", "compile", "exec", *[f"pass@{k}" for k in ks], "speedup"):
+    ps = [f"{p:g}" for p in m["config"].get("fast_p", [])]
+    for col in ("scope", "tasks", "cands", "compile", "exec", *[f"pass@{k}" for k in ks], *[f"fast_{p}" for p in ps],
+                "speedup"):
         t.add_column(col)
     fmt = lambda x: "—" if x is None else f"{100 * x:.1f}%"  # noqa: E731
     for name, s in [("all", m["overall"])] + [(f"L{k}", v) for k, v in sorted(m["by_level"].items())]:
         pk = s.get("pass_at_k", {})
         t.add_row(name, str(s["tasks"]), str(s["candidates"]), fmt(s["compile_rate"]), fmt(s["exec_rate"]),
                   *[fmt(pk.get(k)) if k in pk else "n<k" for k in ks],
+                  *[fmt((s.get("fast_p") or {}).get(p)) for p in ps],
                   "—" if s.get("speedup_geomean") is None else f"{s['speedup_geomean']:.3f}")
     console.print(t)
     console.print(f"verdicts: {json.dumps(m['verdicts']['candidates'], sort_keys=True)}   "
@@ -115,10 +118,12 @@ def run_cmd(
     no_progress: bool = typer.Option(False, "--no-progress", help="No progress bars."),
     dry_run: bool = typer.Option(False, "--dry-run", help="ascend backend: print the exact command sequence per "
                                  "task (build, checks, run environment) and run nothing."),
+    runs_root: Optional[str] = typer.Option(None, "--runs-root", help="Where referenced runs (generator.model."
+                                            "fromTrainRun) wrote: <root>/<name>/run.json (default: output.uri)."),
 ) -> None:
     """Run a BenchRun locally: candidates -> evaluate -> report (resumes a killed run)."""
     from kernelgen.bench.run import RunError, run
-    spec = _load(file) if file else _spec_from_flags(name, suite, candidates, candidates_uri, backend, output, level,
+    spec = _load(file, runs_root) if file else _spec_from_flags(name, suite, candidates, candidates_uri, backend, output, level,
                                                      category, task, limit, shape_mode, max_cases, timing, workers,
                                                      seed)
     if dry_run:
@@ -134,6 +139,7 @@ def run_cmd(
     except RunError as e:
         err.print(f"error: {e}", markup=False, highlight=False, soft_wrap=True)
         raise typer.Exit(1) from None
+    _publish(spec, result)
     _finish(result)
 
 
@@ -205,23 +211,17 @@ def report_cmd(
     else:
         spec = _spec_for_dir(run_dir)
     result = stage_report(spec)
-    _termination_message(result)
+    _publish(spec, result)
     _finish(result)
 
 
-def _termination_message(result: Any) -> None:
-    """In a pod, hand the headline results to the operator through the container's termination message
-    (status.results without reading the store); a no-op where that file does not exist."""
-    import os
-    path = Path(os.environ.get("KERNELGEN_TERMINATION_LOG", "/dev/termination-log"))
-    if not result.summary or not path.exists():
+def _publish(spec: Any, result: Any) -> None:
+    """The headline results to the operator (termination message) and to run.json (kernelgen.specs.report)."""
+    from kernelgen.specs.report import BenchRunReport, publish
+    if not result.summary or result.exit_code != 0:   # a failed stage is retried; its figures are not final
         return
-    msg = json.dumps({"results": result.summary.get("results", {}),
-                      "reports": {k: str(v) for k, v in result.report_paths.items()}}, sort_keys=True)
-    try:
-        path.write_text(msg[:4096])
-    except OSError:
-        pass
+    publish(spec, BenchRunReport.model_validate({"results": result.summary.get("results", {}),
+                                                 "outputs": result.summary["outputs"]}))
 
 
 def _spec_for_dir(run_dir: Path) -> Any:
@@ -239,6 +239,41 @@ def _spec_for_dir(run_dir: Path) -> Any:
         return load_spec(doc)
     return load_spec({"apiVersion": "kernelgen.ai/v1alpha1", "kind": "BenchRun", "metadata": {"name": run_dir.name},
                       "spec": {"candidates": {"source": "reference"}, "output": {"uri": str(run_dir.parent)}}})
+
+
+@app.command("diff")
+def diff_cmd(
+    runs: list[str] = typer.Argument(..., help="BenchRun outputs (directories or s3:// prefixes), oldest first, e.g. "
+                                     "base SFT SFT+DPO; each is compared with the one before it."),
+    name: list[str] = typer.Option([], "--name", help="Display names, one per run (default: the run names)."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Also write diff.md, diff.html and diff.json here."),
+    bootstrap: int = typer.Option(1000, "--bootstrap", min=0, help="Bootstrap resamples (0: no intervals)."),
+    confidence: float = typer.Option(0.95, "--confidence", min=0.5, max=0.999, help="Confidence level."),
+) -> None:
+    """Compare BenchRuns: the paper's Table 2 layout, then per level and overall compile rate, exec rate, pass@k,
+    fast_p and speedup of each run against the one before it, with paired bootstrap CIs and the flipped tasks."""
+    from kernelgen.bench import diff as bdiff
+    from kernelgen.storage import StoreError
+    if len(runs) < 2:
+        err.print("give at least two runs")
+        raise typer.Exit(2)
+    if name and len(name) != len(runs):
+        err.print(f"--name: give one per run ({len(runs)}), not {len(name)}")
+        raise typer.Exit(2)
+    try:
+        loaded = [bdiff.load_run(u, name[i] if name else None) for i, u in enumerate(runs)]
+    except (FileNotFoundError, OSError, ValueError, StoreError) as e:
+        err.print(f"error: {e}", markup=False, highlight=False, soft_wrap=True)
+        raise typer.Exit(2) from None
+    diffs = [bdiff.diff(a, b, samples=bootstrap, confidence=confidence) for a, b in zip(loaded, loaded[1:])]
+    text = bdiff.render_markdown(loaded, diffs)
+    typer.echo(text, nl=False)
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "diff.md").write_text(text, encoding="utf-8")
+        (out / "diff.html").write_text(bdiff.render_html(loaded, diffs), encoding="utf-8")
+        (out / "diff.json").write_text(json.dumps(bdiff.to_json(loaded, diffs), indent=2), encoding="utf-8")
+        err.print(f"written: {out / 'diff.md'}, {out / 'diff.html'}, {out / 'diff.json'}")
 
 
 @app.command("tasks")

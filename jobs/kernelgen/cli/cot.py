@@ -28,6 +28,13 @@ def _options(lenient: bool):
     return Options(lenient=lenient)
 
 
+def _report(res, summary: dict) -> None:
+    """The build's figures to the operator (termination message) and to run.json (kernelgen.specs.report)."""
+    from kernelgen.specs.report import CoTBuildReport, publish
+
+    publish(res, CoTBuildReport(records=summary["records"], dropped=summary["dropped"], outputs=summary["outputs"]))
+
+
 LENIENT_HELP = ("Keep truncated teacher answers and answers without <think> (smoke builds with a tiny teacher and "
                 "small maxTokens); flagged in the stats, never the default.")
 
@@ -40,7 +47,9 @@ def run(
     """Build the whole dataset in this process; prints the record counts per kind and the drops per stage."""
     from kernelgen.cot import pipeline
 
-    summary = pipeline.run(_load(file), _options(lenient))
+    res = _load(file)
+    summary = pipeline.run(res, _options(lenient))
+    _report(res, summary)
     typer.echo(json.dumps({"name": summary["name"], "records": summary["records"], "by_kind": summary["by_kind"],
                            "teacher": summary["teacher"],
                            "dropped": {k: v["dropped"] for k, v in summary["stages"].items()}}, ensure_ascii=False))
@@ -75,6 +84,8 @@ def merge(
     """Pod entrypoint: merge the shards, deduplicate, decontaminate, export, write the manifest."""
     from kernelgen.cot import pipeline
 
-    summary = pipeline.merge(_load(spec), shards=shards)
+    res = _load(spec)
+    summary = pipeline.merge(res, shards=shards)
+    _report(res, summary)
     typer.echo(json.dumps({"records": summary["records"], "by_kind": summary["by_kind"],
                            "missing_shards": summary["missing_shards"]}, ensure_ascii=False))

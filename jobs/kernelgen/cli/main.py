@@ -107,6 +107,24 @@ def load_spec_or_exit(path: Path, expect: type | None = None):  # noqa: ANN201 -
         raise typer.Exit(EXIT_INVALID_SPEC) from None
 
 
+RUNS_ROOT_HELP = ("Where the runs this spec references (fromCoTBuild, fromBenchRun, fromTrainRun) wrote their "
+                  "outputs, <root>/<name>/run.json (default: this spec's output.uri).")
+
+
+def resolve_refs_or_exit(run, runs_root: str | None = None):  # noqa: ANN001, ANN201 - the kind's model
+    """The run with its references to other runs resolved against local run records; exit 2 when one is missing
+    (the referenced run has not finished there). In a pod the operator has already resolved them."""
+    from kernelgen.specs.refs import UnresolvedReference, references, resolve_local
+
+    if not references(run):
+        return run
+    try:
+        return resolve_local(run, runs_root or run.spec.output.uri)
+    except UnresolvedReference as e:
+        err_console.print(f"{run.kind_name} {run.metadata.name}: {e}", markup=False, highlight=False, soft_wrap=True)
+        raise typer.Exit(EXIT_INVALID_SPEC) from None
+
+
 @app.command("validate")
 def validate(
     file: Path = typer.Option(..., "--file", "-f", help="Spec YAML (BenchRun, TrainRun or CoTBuild)."),

@@ -20,11 +20,11 @@ app = typer.Typer(help="TrainRun: SFT and DPO training.", no_args_is_help=True, 
 EXIT_INVALID = 2
 
 
-def _load(file: Path):  # noqa: ANN202
-    from kernelgen.cli.main import load_spec_or_exit
+def _load(file: Path, runs_root: str | None = None):  # noqa: ANN202
+    from kernelgen.cli.main import load_spec_or_exit, resolve_refs_or_exit
     from kernelgen.specs import TrainRun
 
-    return load_spec_or_exit(file, expect=TrainRun)
+    return resolve_refs_or_exit(load_spec_or_exit(file, expect=TrainRun), runs_root)
 
 
 @app.command("run")
@@ -32,11 +32,12 @@ def run(
     file: Path = typer.Option(..., "--file", "-f", "--spec", help="TrainRun spec YAML (--spec: as the operator passes it)."),
     workdir: Optional[Path] = typer.Option(None, help="Local scratch for trainer state (default ~/.cache/kernelgen/train/<name>)."),  # noqa: UP007
     nproc_per_node: Optional[int] = typer.Option(None, help="Processes on this node (default NPROC_PER_NODE or one per accelerator)."),  # noqa: UP007
+    runs_root: Optional[str] = typer.Option(None, "--runs-root", help="Where referenced runs (fromCoTBuild, fromBenchRun, fromTrainRun) wrote: <root>/<name>/run.json (default: output.uri)."),  # noqa: UP007
 ) -> None:
     """Train as the spec says (locally, or as the pod entrypoint); prints the summary's headline figures."""
     from kernelgen.train import data, distributed
 
-    tr = _load(file)
+    tr = _load(file, runs_root)
     if not distributed.under_torchrun():
         env = dict(os.environ)
         if nproc_per_node:
@@ -46,6 +47,7 @@ def run(
         if topo.world_size > 1 or config is not None:
             program = ["-m", "kernelgen.cli.main", "train", "run", "-f", str(file)]
             program += ["--workdir", str(workdir)] if workdir else []
+            program += ["--runs-root", runs_root] if runs_root else []
             argv = distributed.launcher_argv(topo, program, config)
             typer.echo(f"launching {topo.world_size} processes: {' '.join(argv)}", err=True)
             os.execvpe(argv[0], argv, env)
@@ -57,11 +59,18 @@ def run(
         typer.echo(f"{file}: dataset: {e}", err=True)
         raise typer.Exit(EXIT_INVALID) from None
     if distributed.is_main():
+        from kernelgen.specs.report import TrainRunReport, publish
+
         losses = [h["loss"] for h in summary["history"] if "loss" in h]
+        publish(tr, TrainRunReport(final_loss=losses[-1] if losses else None, steps=summary["globalStep"],
+                                   model_uri=summary["model"], outputs={"uri": tr.output_uri()}))
         typer.echo(json.dumps({"name": summary["name"], "method": summary["method"], "steps": summary["globalStep"],
                                "resumedFrom": summary["resumedFrom"], "firstLoss": losses[0] if losses else None,
                                "lastLoss": losses[-1] if losses else None, "model": summary["model"],
-                               "seconds": summary["seconds"]}))
+                               "seconds": summary["seconds"],
+                               **({"preferences": {k: summary["data"]["preferences"][k] for k in (
+                                   "pairs", "pairsByNegative", "samples", "tasksWithPairs", "skippedTasks",
+                                   "rejectedErrorClasses")}} if "preferences" in summary["data"] else {})}))
 
 
 @app.command("preferences")
@@ -85,7 +94,8 @@ def build_preferences(
     uri = preferences.write(pref, out)
     m = pref.manifest
     typer.echo(json.dumps({"uri": uri, "pairs": m["pairs"], "pairsByNegative": m["pairsByNegative"],
-                           "samples": m["samples"], "tasks": m["tasks"], "tasksWithPairs": m["tasksWithPairs"]}))
+                           "samples": m["samples"], "tasks": m["tasks"], "tasksWithPairs": m["tasksWithPairs"],
+                           "skippedTasks": m["skippedTasks"], "rejectedErrorClasses": m["rejectedErrorClasses"]}))
 
 
 @app.command("entrypoint")
@@ -94,7 +104,7 @@ def entrypoint(
                               help="Spec mounted into the pod (default $KERNELGEN_SPEC)."),
 ) -> None:
     """Pod entrypoint for a TrainRun's Job: the same code path as `kernelgen train run -f`."""
-    run(file=file, workdir=None, nproc_per_node=None)
+    run(file=file, workdir=None, nproc_per_node=None, runs_root=None)
 
 
 if __name__ == "__main__":  # pragma: no cover

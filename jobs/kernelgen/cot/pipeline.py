@@ -1,6 +1,7 @@
 """Composition of the stages for one CoTBuild spec: `build_shard` (the generate pods) and `merge`.
 
-Output layout under spec.output.uri (through kernelgen.storage, local or S3):
+Output layout under the run's prefix `<spec.output.uri>/<metadata.name>/` (`Resource.output_uri()`, what the
+status reports and a TrainRun's `dataset.fromCoTBuild` reads), through kernelgen.storage, local or S3:
   shards/shard-NNNN/teacher-cache.jsonl   every teacher answer, keyed by prompt hash (resume = cache hits)
   shards/shard-NNNN/records.jsonl         canonical records of the shard, after its filters
   shards/shard-NNNN/stats.json            per-stage counts and drops; decontam.jsonl: what was dropped and why
@@ -98,6 +99,11 @@ def spec_fingerprint(spec, shards: int, options: Options) -> str:
     return hashlib.sha256(payload.encode()).hexdigest()[:16]
 
 
+def run_store(resource):
+    """The store at this build's own prefix, `<spec.output.uri>/<metadata.name>` (several builds can share a root)."""
+    return open_output(resource.spec.output).child(resource.metadata.name)
+
+
 def shard_prefix(shard: int) -> str:
     return f"shards/shard-{shard:04d}"
 
@@ -107,7 +113,7 @@ def build_shard(resource, shard: int = 0, shards: int = 1, options: Options | No
     """Run every stage on this shard's slice of the items and write its records and stats."""
     spec = resource.spec
     options = options or Options()
-    store = open_output(spec.output)
+    store = run_store(resource)
     prefix = shard_prefix(shard)
     fingerprint = spec_fingerprint(spec, shards, options)
     if store.exists(f"{prefix}/stats.json") and store.exists(f"{prefix}/records.jsonl"):
@@ -164,7 +170,7 @@ def merge(resource, shards: int | None = None, allowed_failed: int | None = None
     from kernelgen.storage import write_manifest
 
     spec = resource.spec
-    store = open_output(spec.output)
+    store = run_store(resource)
     shards = shards or spec.shards
     allowed = spec.allowed_failed_shards if allowed_failed is None else allowed_failed
     stats: dict[str, StageStats] = {}
@@ -218,7 +224,13 @@ def merge(resource, shards: int | None = None, allowed_failed: int | None = None
     decontam_by: dict[str, int] = {}
     for d in drops:
         decontam_by[d["reason"]] = decontam_by.get(d["reason"], 0) + 1
+    dropped: dict[str, int] = {}   # per filter (drop reason), summed over the stages
+    for st in stats.values():
+        for reason, n in st.dropped.items():
+            dropped[reason] = dropped.get(reason, 0) + n
     summary = {"kind": "CoTBuild", "name": resource.metadata.name, "records": len(clean), "by_kind": by_kind,
+               "dropped": dict(sorted(dropped.items())),
+               "outputs": {"uri": resource.output_uri(), "manifestURI": f"{resource.output_uri()}/manifest.json"},
                "exports": exports, "teacher": teacher, "shards": shards, "missing_shards": missing,
                "decontamination": {"dropped": len(drops), "by_reason": decontam_by},
                "stages": {k: v.to_json() for k, v in stats.items()}}

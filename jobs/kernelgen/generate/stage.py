@@ -124,6 +124,9 @@ def run_generate(spec: Any, *, shard: int = 0, shards: int = 1, progress: Any = 
     gen = spec.spec.generator
     if gen is None:
         raise ValueError("spec.generator is required to generate candidates")
+    from kernelgen.specs.refs import require_resolved
+
+    require_resolved(spec)   # generator.model.fromTrainRun: resolved by the operator or --runs-root
     rd = None
     key = shard_key(shard, shards)
     if tasks is None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, model_validator
 
@@ -16,9 +16,32 @@ from kernelgen.specs.common import (
     Sampling,
     ShortStr,
     SpecModel,
+    TrainRunRef,
     Uri,
     field_error,
 )
+
+
+class GeneratorModel(ModelRef):
+    """The model to sample from: a uri, or the model another TrainRun exported (exactly one)."""
+
+    cel_rules: ClassVar = [
+        {"rule": "has(self.uri) != has(self.fromTrainRun)", "message": "set exactly one of uri and fromTrainRun"}
+    ]
+
+    uri: Uri | None = Field(  # type: ignore[assignment]
+        default=None, description="Model directory or file: a path, file://, s3:// (synced to a local cache first)."
+    )
+    from_train_run: TrainRunRef | None = Field(
+        default=None, description="Sample from the model this TrainRun exported (status.modelURI); the run waits "
+        "until it is Complete."
+    )
+
+    @model_validator(mode="after")
+    def _exactly_one_source(self) -> GeneratorModel:
+        if (self.uri is None) == (self.from_train_run is None):
+            raise field_error("uri", "set exactly one of uri and fromTrainRun")
+        return self
 
 
 class Suite(SpecModel):
@@ -83,7 +106,7 @@ class Generator(SpecModel):
         description="vllm: offline engine in the pod; openai: an OpenAI-compatible server at endpoint; "
         "transformers: plain transformers generate (slow; for small models and tests).",
     )
-    model: ModelRef = Field(description="The model to sample from.")
+    model: GeneratorModel = Field(description="The model to sample from.")
     endpoint: ShortStr | None = Field(default=None, description="Base URL of the OpenAI-compatible server (openai).")
     api_key_secret_ref: LocalObjectReference | None = Field(
         default=None, description="Secret with key OPENAI_API_KEY for the openai engine."
@@ -151,6 +174,12 @@ class Metrics(SpecModel):
         max_length=16,
         description="k values for pass@k (reported only where n >= k).",
     )
+    fast_p: list[Annotated[float, Field(ge=0, le=1000)]] = Field(
+        default_factory=lambda: [1.0, 1.5, 2.0],
+        max_length=16,
+        description="p values of KernelBench's fast_p: the share of candidates that are correct and at least p times "
+        "faster than the baseline (needs evaluation.timing).",
+    )
     bootstrap_samples: int = Field(default=1000, ge=0, le=100000, description="Bootstrap resamples (0: no intervals).")
     confidence: float = Field(default=0.95, gt=0, lt=1, description="Confidence level of the intervals.")
 
@@ -193,6 +222,9 @@ class LevelResults(SpecModel):
     pass_at1: float | None = Field(default=None, alias="passAt1", description="Unbiased pass@1.")
     pass_at10: float | None = Field(default=None, alias="passAt10", description="Unbiased pass@10.")
     pass_at100: float | None = Field(default=None, alias="passAt100", description="Unbiased pass@100.")
+    fast_p: dict[str, float] = Field(
+        default_factory=dict, description="KernelBench fast_p by p (e.g. '1.5'): share of candidates correct and at "
+        "least p times faster (absent when correct candidates were not timed).")
     speedup_geomean: float | None = Field(default=None, description="Geometric-mean speedup over correct candidates.")
 
 

@@ -348,6 +348,12 @@ class ModelRef(SpecModel):
     revision: ShortStr | None = Field(default=None, description="Revision label recorded with the results.")
 
 
+class TrainRunRef(SpecModel):
+    """A TrainRun in the same namespace whose exported model is used; the run waits until it is Complete."""
+
+    name: ShortStr = Field(min_length=1, description="Name of the TrainRun.")
+
+
 class Sampling(SpecModel):
     """Sampling parameters."""
 

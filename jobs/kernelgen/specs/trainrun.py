@@ -14,23 +14,46 @@ from kernelgen.specs.common import (
     RunStatus,
     ShortStr,
     SpecModel,
+    TrainRunRef,
     Uri,
     field_error,
 )
 
 
 class TrainModel(SpecModel):
-    """The model to train: a base model for SFT, usually the SFT output for DPO."""
+    """The model to train: a base model for SFT, usually the SFT output for DPO (a uri or fromTrainRun)."""
 
-    uri: Uri = Field(description="Model directory or file: a path, file://, s3:// (synced to a local cache first).")
+    cel_rules: ClassVar = [
+        {"rule": "has(self.uri) != has(self.fromTrainRun)", "message": "set exactly one of uri and fromTrainRun"}
+    ]
+
+    uri: Uri | None = Field(
+        default=None, description="Model directory or file: a path, file://, s3:// (synced to a local cache first)."
+    )
+    from_train_run: TrainRunRef | None = Field(
+        default=None, description="Start from the model this TrainRun exported (status.modelURI), e.g. DPO after "
+        "SFT; the run waits until it is Complete."
+    )
     gguf_file: ShortStr | None = Field(default=None, description="GGUF file name inside uri, when the model is GGUF.")
     revision: ShortStr | None = Field(default=None, description="Revision label recorded with the outputs.")
+
+    @model_validator(mode="after")
+    def _exactly_one_source(self) -> TrainModel:
+        if (self.uri is None) == (self.from_train_run is None):
+            raise field_error("uri", "set exactly one of uri and fromTrainRun")
+        return self
 
 
 class CoTBuildRef(SpecModel):
     """A CoTBuild in the same namespace whose output is the dataset."""
 
     name: ShortStr = Field(min_length=1, description="Name of the CoTBuild.")
+
+
+class BenchRunRef(SpecModel):
+    """A BenchRun in the same namespace whose records are the execution feedback."""
+
+    name: ShortStr = Field(min_length=1, description="Name of the BenchRun.")
 
 
 class Dataset(SpecModel):
@@ -61,15 +84,33 @@ class Dataset(SpecModel):
 
 
 class Preferences(SpecModel):
-    """DPO pairs built from BenchRun records when the dataset is not already a preference set."""
+    """DPO pairs built from BenchRun records (execution feedback, paper Table 4): recordsUri or fromBenchRun."""
+
+    cel_rules: ClassVar = [
+        {"rule": "!(has(self.recordsUri) && has(self.fromBenchRun))",
+         "message": "set at most one of recordsUri and fromBenchRun"}
+    ]
 
     records_uri: Uri | None = Field(default=None, description="BenchRun records (records.jsonl or its run directory).")
+    from_bench_run: BenchRunRef | None = Field(
+        default=None, description="Pairs from this BenchRun's records (its status.outputs.uri); the run waits until "
+        "it is Complete."
+    )
     strategy: Literal["green-vs-orange", "green-vs-purple", "green-vs-both"] = Field(
         default="green-vs-both",
         description="chosen = a correct kernel (green); rejected = one that compiled but was wrong (orange), "
         "one that failed to compile (purple), or both.",
     )
     max_pairs_per_task: int = Field(default=16, ge=1, le=10000, description="Cap on pairs per task.")
+
+    @model_validator(mode="after")
+    def _at_most_one_source(self) -> Preferences:
+        if self.records_uri is not None and self.from_bench_run is not None:
+            raise field_error("recordsUri", "set at most one of recordsUri and fromBenchRun")
+        return self
+
+    def has_source(self) -> bool:
+        return self.records_uri is not None or self.from_bench_run is not None
 
 
 class Peft(SpecModel):
@@ -135,17 +176,37 @@ class Export(SpecModel):
 class TrainRunSpec(RunControls):
     """What to train and how."""
 
-    immutable_fields: ClassVar = ("method", "model", "dataset")
+    immutable_fields: ClassVar = ("method", "model", "dataset", "preferences")
+    cel_rules: ClassVar = [
+        {
+            "rule": "has(self.dataset) || (self.method == 'DPO' && has(self.preferences) && "
+            "(has(self.preferences.recordsUri) || has(self.preferences.fromBenchRun)))",
+            "message": "dataset is required unless a DPO run takes its pairs from preferences "
+            "(recordsUri or fromBenchRun)",
+            "fieldPath": ".dataset",
+        }
+    ]
 
     method: Literal["SFT", "DPO"] = Field(description="SFT or DPO; immutable.")
     model: TrainModel = Field(description="The model to train; immutable.")
-    dataset: Dataset = Field(description="Training data; immutable.")
-    preferences: Preferences = Field(default_factory=Preferences, description="DPO pair building.")
+    dataset: Dataset | None = Field(
+        default=None, description="Training data (optional for DPO with preferences from BenchRun records); immutable."
+    )
+    preferences: Preferences = Field(
+        default_factory=Preferences, description="DPO pairs from BenchRun records (execution feedback); immutable."
+    )
     peft: Peft = Field(default_factory=Peft, description="Full fine-tuning or LoRA.")
     hyperparameters: Hyperparameters = Field(default_factory=Hyperparameters, description="Training settings.")
     resources: TrainResources = Field(default_factory=TrainResources, description="Compute.")
     checkpoint: Checkpoint = Field(default_factory=Checkpoint, description="Checkpointing and resume.")
     export: Export = Field(default_factory=Export, description="What is published.")
+
+    @model_validator(mode="after")
+    def _dataset_unless_dpo_from_records(self) -> TrainRunSpec:
+        if self.dataset is None and not (self.method == "DPO" and self.preferences.has_source()):
+            raise field_error("dataset", "required unless a DPO run takes its pairs from preferences "
+                              "(recordsUri or fromBenchRun)")
+        return self
 
 
 class TrainRunStatus(RunStatus):

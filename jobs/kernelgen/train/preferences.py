@@ -7,16 +7,22 @@ Each generated sample of a task is classed by what its test cases did:
 - Purple: no code could be extracted or it did not compile ("compile-fail").
 Samples touched by harness failures (``infra_error``) or without any record are left out.
 
-Per task, Green responses are preferred to the negatives that the strategy selects. Pairs are deduplicated by
-response text and balanced: each Green and each negative is used as evenly as possible, and with
-``green-vs-both`` the two negative classes alternate, up to ``max_pairs_per_task``.
+Per task, Green responses are preferred to the negatives that the strategy selects (Table 4's ablation:
+``green-vs-orange`` = "compile-pass but execution-fail" negatives, ``green-vs-purple`` = "compile-fail"). Minimum
+quality of a pair: the chosen kernel passed every case the task was evaluated on in its run (a sample missing a
+case another sample of the task ran is "incomplete", never chosen), and chosen and rejected answered the same
+prompt (samples are grouped by the prompt's hash, so runs with another template or shape mode never pair across).
+Pairs are deduplicated by response text and balanced: each Green and each negative is used as evenly as possible,
+and with ``green-vs-both`` the two negative classes alternate, up to ``max_pairs_per_task``. The manifest reports
+pair counts per task and negative class, and every task without pairs with the reason; each pair keeps the
+rejected kernel's first failing verdict and, for compile failures, its compile-error class (paper Appendix C).
 """
 from __future__ import annotations
 
 import dataclasses
 import hashlib
 import json
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
@@ -50,16 +56,31 @@ def load_run(run_uri: str) -> tuple[list[EvalRecord], list[CandidateRecord]]:
     return records, candidates
 
 
-def classify(records: Iterable[EvalRecord]) -> str | None:
-    """Green/Orange/Purple for all case records of one (task, sample); None when it cannot be judged."""
+def classify(records: Iterable[EvalRecord], expected_cases: Iterable[int] | None = None) -> str | None:
+    """Green/Orange/Purple for all case records of one (task, sample); None when it cannot be judged (a harness
+    failure, no record, or -- for a would-be Green -- a case of `expected_cases` that it has no record for)."""
+    records = list(records)
     verdicts = [Verdict(r.verdict) for r in records]
     if not verdicts or Verdict.INFRA_ERROR in verdicts:
         return None
     if all(v is Verdict.OK for v in verdicts):
-        return GREEN
+        missing = set(expected_cases or ()) - {r.case_id for r in records}
+        return None if missing else GREEN
     if any(not v.compiled for v in verdicts):
         return PURPLE
     return ORANGE
+
+
+def failure_of(records: Iterable[EvalRecord]) -> dict[str, Any]:
+    """The first failing case's verdict (in case order) and, for a compile failure, its error class."""
+    bad = sorted((r for r in records if r.verdict != Verdict.OK.value), key=lambda r: r.case_id)
+    if not bad:
+        return {}
+    out: dict[str, Any] = {"verdict": bad[0].verdict}
+    error_class = next((r.error_class for r in bad if r.error_class), None)
+    if error_class or bad[0].verdict == Verdict.COMPILE_ERROR.value:
+        out["errorClass"] = error_class or "other"
+    return out
 
 
 def response_text(candidate: CandidateRecord) -> str:
@@ -116,7 +137,30 @@ class _Sample:
     text: str
     sha256: str
     candidate_sha256: str
+    prompt_sha256: str | None = None
+    failure: dict[str, Any] = field(default_factory=dict)
     duplicates: list[int] = field(default_factory=list)
+
+    def provenance(self) -> dict[str, Any]:
+        return {"run": self.run, "sample": self.sample, "class": self.cls, "candidate_sha256": self.candidate_sha256,
+                **self.failure}
+
+
+def _prompt_sha(prompt: list[dict[str, str]] | None) -> str | None:
+    return None if prompt is None else hashlib.sha256(json.dumps(prompt, sort_keys=True).encode()).hexdigest()
+
+
+def skip_reason(samples: list[_Sample], negative_classes: tuple[str, ...]) -> str | None:
+    """Why a task yields no pair (None when it yields some)."""
+    greens = [s for s in samples if s.cls == GREEN]
+    negatives = [s for s in samples if s.cls in negative_classes]
+    if not greens:
+        return "no correct kernel"
+    if not negatives:
+        return f"no {' or '.join(negative_classes)} kernel"
+    if not any(g.prompt_sha256 == n.prompt_sha256 for g in greens for n in negatives):
+        return "correct and failing kernels answered different prompts"
+    return None
 
 
 @dataclass
@@ -150,18 +194,22 @@ def build(runs: list[tuple[str, list[EvalRecord], list[CandidateRecord]]], *, st
         raise ValueError(f"strategy must be one of {sorted(STRATEGIES)}, not {strategy!r}")
     negative_classes = STRATEGIES[strategy]
     by_task: dict[str, dict[str, _Sample]] = defaultdict(dict)   # task -> text sha -> sample
-    prompts: dict[str, list[dict[str, str]]] = {}
-    counts = {GREEN: 0, ORANGE: 0, PURPLE: 0, "unjudged": 0, "duplicates": 0}
+    prompts: dict[str | None, list[dict[str, str]]] = {}          # prompt sha -> prompt
+    counts = {GREEN: 0, ORANGE: 0, PURPLE: 0, "unjudged": 0, "incomplete": 0, "duplicates": 0}
     run_names = []
     for run_uri, records, candidates in runs:
         cases: dict[tuple[str, int], list[EvalRecord]] = defaultdict(list)
+        task_cases: dict[str, set[int]] = defaultdict(set)   # every case a task was evaluated on in this run
         for r in records:
             cases[(r.task_id, r.sample)].append(r)
+            if r.verdict != Verdict.INFRA_ERROR.value:
+                task_cases[r.task_id].add(r.case_id)
         run_names.extend(sorted({r.run for r in records}) or [run_uri])
         for cand in sorted(candidates, key=lambda c: (c.task_id, c.sample)):
-            cls = classify(cases.get((cand.task_id, cand.sample), []))
+            recs = cases.get((cand.task_id, cand.sample), [])
+            cls = classify(recs, task_cases[cand.task_id])
             if cls is None:
-                counts["unjudged"] += 1
+                counts["incomplete" if recs and classify(recs) == GREEN else "unjudged"] += 1
                 continue
             counts[cls] += 1
             text = response_text(cand)
@@ -171,35 +219,43 @@ def build(runs: list[tuple[str, list[EvalRecord], list[CandidateRecord]]], *, st
                 counts["duplicates"] += 1
                 seen.duplicates.append(cand.sample)
                 continue
+            prompt = prompt_of(cand) or (prompt_builder(cand) if prompt_builder else None)
+            psha = _prompt_sha(prompt)
+            if prompt is not None:
+                prompts.setdefault(psha, prompt)
             by_task[cand.task_id][sha] = _Sample(cand.run or run_uri, cand.sample, cls, text, sha,
-                                                 cand.candidate_sha256)
-            if cand.task_id not in prompts:
-                prompt = prompt_of(cand) or (prompt_builder(cand) if prompt_builder else None)
-                if prompt is not None:
-                    prompts[cand.task_id] = prompt
+                                                 cand.candidate_sha256, psha,
+                                                 failure_of(recs) if cls != GREEN else {})
     rows: list[dict[str, Any]] = []
     per_task: dict[str, dict[str, int]] = {}
+    skipped: dict[str, str] = {}
     missing_prompt = []
     for task_id in sorted(by_task):
         samples = list(by_task[task_id].values())
-        greens = [s for s in samples if s.cls == GREEN]
-        negatives = [s for s in samples if s.cls in negative_classes]
-        pairs = _balanced_pairs(greens, negatives, max_pairs_per_task)
-        per_task[task_id] = {GREEN: len(greens), ORANGE: sum(s.cls == ORANGE for s in samples),
+        pairs: list[tuple[_Sample, _Sample]] = []
+        # Pairs share the prompt: balance within each prompt group, the largest groups first, up to the task's cap.
+        groups: dict[str | None, list[_Sample]] = defaultdict(list)
+        for s in samples:
+            groups[s.prompt_sha256].append(s)
+        for psha, group in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0] or "")):
+            greens = [s for s in group if s.cls == GREEN]
+            negatives = [s for s in group if s.cls in negative_classes]
+            pairs += _balanced_pairs(greens, negatives, max_pairs_per_task - len(pairs))
+        per_task[task_id] = {GREEN: sum(s.cls == GREEN for s in samples), ORANGE: sum(s.cls == ORANGE for s in samples),
                              PURPLE: sum(s.cls == PURPLE for s in samples), "pairs": len(pairs)}
-        if pairs and task_id not in prompts:
+        if not pairs:
+            skipped[task_id] = skip_reason(samples, negative_classes) or "only identical responses"
+            continue
+        if any(good.prompt_sha256 not in prompts for good, _ in pairs):
             missing_prompt.append(task_id)
             continue
         for good, bad in pairs:
             rows.append({
-                "prompt": prompts[task_id],
+                "prompt": prompts[good.prompt_sha256],
                 "chosen": [{"role": "assistant", "content": good.text}],
                 "rejected": [{"role": "assistant", "content": bad.text}],
-                "provenance": {"task_id": task_id, "strategy": strategy,
-                               "chosen": {"run": good.run, "sample": good.sample, "class": good.cls,
-                                          "candidate_sha256": good.candidate_sha256},
-                               "rejected": {"run": bad.run, "sample": bad.sample, "class": bad.cls,
-                                            "candidate_sha256": bad.candidate_sha256}},
+                "provenance": {"task_id": task_id, "strategy": strategy, "prompt_sha256": good.prompt_sha256,
+                               "chosen": good.provenance(), "rejected": bad.provenance()},
             })
     if missing_prompt:
         raise ValueError(f"no prompt recorded for {len(missing_prompt)} task(s) (e.g. {missing_prompt[0]}); "
@@ -211,6 +267,9 @@ def build(runs: list[tuple[str, list[EvalRecord], list[CandidateRecord]]], *, st
         "tasksWithPairs": sum(1 for t in per_task.values() if t["pairs"]),
         "pairs": len(rows),
         "pairsByNegative": {c: sum(r["provenance"]["rejected"]["class"] == c for r in rows) for c in negative_classes},
+        "rejectedErrorClasses": dict(sorted(Counter(r["provenance"]["rejected"]["errorClass"] for r in rows
+                                                    if "errorClass" in r["provenance"]["rejected"]).items())),
+        "skippedTasks": skipped,
         "perTask": per_task,
     }
     return PreferenceSet(rows=rows, manifest=manifest)

@@ -30,23 +30,18 @@ def default_workdir(name: str) -> Path:
     return Path(os.environ.get("KERNELGEN_WORKDIR", models.cache_root() / "train" / name))
 
 
-def _dataset_uri(tr: Any) -> str:
-    ds = tr.spec.dataset
-    if ds.uri:
-        return ds.uri
-    # Locally a CoTBuild writes under the same output root; the operator substitutes its status.outputs.uri.
-    base = tr.spec.output.uri.rstrip("/")
-    return f"{base}/{ds.from_co_t_build.name}"
-
-
-def _is_bench_output(uri: str) -> bool:
-    return artifacts.exists(artifacts.join(uri, "records.jsonl"))
+def _is_bench_output(uri: str | None) -> bool:
+    return uri is not None and artifacts.exists(artifacts.join(uri, "records.jsonl"))
 
 
 def load_training_rows(tr: Any, s: settings.Settings, tokenizer: Any, out: str) -> tuple[list[dict], dict]:
-    """Rows in trl's conversational format plus a report (validation, token lengths, preference provenance)."""
+    """Rows in trl's conversational format plus a report (validation, token lengths, preference provenance).
+    References to other runs must be resolved first (kernelgen.specs.refs: the operator, or --runs-root)."""
+    from kernelgen.specs.refs import require_resolved
+
+    require_resolved(tr)
     spec = tr.spec
-    uri = _dataset_uri(tr)
+    uri = spec.dataset.uri if spec.dataset else None
     info: dict[str, Any] = {"dataset": uri}
     if spec.method == "DPO" and (spec.preferences.records_uri or _is_bench_output(uri)):
         records_uri = spec.preferences.records_uri or uri
@@ -56,15 +51,19 @@ def load_training_rows(tr: Any, s: settings.Settings, tokenizer: Any, out: str) 
         pref_uri = preferences.write(pref, artifacts.join(out, "preferences"))
         info["preferences"] = {k: v for k, v in pref.manifest.items() if k != "perTask"} | {"uri": pref_uri}
         records = [{k: r[k] for k in ("prompt", "chosen", "rejected")} for r in pref.rows]
-        if spec.preferences.records_uri and not _is_bench_output(uri):
+        if uri and spec.preferences.records_uri and not _is_bench_output(uri):
             records += data.read_records(uri, spec.method)   # an explicit preference dataset is used as well
         source = pref_uri
     else:
         records = data.read_records(uri, spec.method)
         source = uri
-    fmt = spec.dataset.format
+    fmt = spec.dataset.format if spec.dataset else "auto"
     if spec.method == "DPO" and fmt == "auto":
         fmt = "preference"
+    if not records and spec.method == "DPO" and "preferences" in info:
+        raise data.DatasetError(f"no preference pairs could be built from {info['preferences']['sources']}: "
+                                f"{info['preferences']['samples']} (a pair needs a correct and a failing kernel "
+                                "of the same task)")
     rows, report = data.prepare(records, tokenizer, uri=source, fmt=fmt, max_length=s.max_length,
                                 over_length=s.over_length)
     if spec.method == "SFT" and report.format == "preference":
@@ -166,7 +165,9 @@ def run(tr: Any, *, workdir: Path | None = None) -> dict[str, Any]:
     s = settings.resolve(spec.hyperparameters, method=spec.method, lora=lora, world_size=distributed.world_size())
     ckpt_uri = spec.checkpoint.uri or artifacts.join(out, "checkpoints")
     t0 = time.time()
+    from kernelgen.specs.refs import require_resolved
 
+    require_resolved(tr)
     base = models.hf_checkpoint(spec.model.uri, spec.model.gguf_file)
     tokenizer = models.load_tokenizer(base)
     stock_template = tokenizer.chat_template
