@@ -2,6 +2,7 @@
 # Builds the hermetic test cluster's binaries from the Go module proxy into a version-keyed cache outside the repo:
 #   ${KERNELGEN_CACHE:-~/.cache/kernelgen}/testenv/<k8s-version>/bin/
 #     kube-apiserver kube-controller-manager kube-scheduler kubectl   (wrapper module around k8s.io/kubernetes)
+#     kubelet, ascend-device-plugin (the real node: hack/testenv/node.py; same wrapper module)
 #     etcd (wrapper module around go.etcd.io/etcd/server/v3), kwok, helm (go install pkg@version)
 # Each binary is rebuilt only when its marker (.built-<name>-<version>) is missing, so a warm run takes seconds.
 # Usage: hack/testenv/build.sh [--print-bin]
@@ -34,20 +35,31 @@ nice_cmd=(nice -n 5)
 have() { [[ -x "$bin/$1" && -e "$bin/.built-$1-$2" ]]; }
 mark() { rm -f "$bin"/.built-"$1"-*; touch "$bin/.built-$1-$2"; }
 
+# The version ldflags of hack/lib/version.sh (`kubectl version` reports the release); the module's time is the build date.
+k8s_ldflags() {
+  local major minor modtime ld="-s -w" pkg
+  major="${K8S_VERSION#v}"; major="${major%%.*}"
+  minor="$(cut -d. -f2 <<<"$K8S_VERSION")"
+  modtime="$(cd "$src/kubernetes" && go mod download -json "k8s.io/kubernetes@$K8S_VERSION" |
+    python3 -c 'import json,sys; print(json.load(open(json.load(sys.stdin)["Info"]))["Time"])')"
+  for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
+    ld+=" -X $pkg.gitVersion=$K8S_VERSION -X $pkg.gitMajor=$major -X $pkg.gitMinor=$minor"
+    ld+=" -X $pkg.gitCommit=0000000000000000000000000000000000000000 -X $pkg.gitTreeState=clean -X $pkg.buildDate=$modtime"
+  done
+  echo "$ld"
+}
+
 build_kubernetes() {
   local names=(kube-apiserver kube-controller-manager kube-scheduler kubectl) n missing=0
   for n in "${names[@]}"; do have "$n" "$K8S_VERSION" || missing=1; done
   [[ $missing == 0 ]] && { log "kubernetes $K8S_VERSION: cached"; return; }
   log "kubernetes $K8S_VERSION: preparing wrapper module"
-  local dir="$src/kubernetes" minor major staging
+  local dir="$src/kubernetes" staging
   mkdir -p "$dir"
-  major="${K8S_VERSION#v}"; major="${major%%.*}"
-  minor="$(cut -d. -f2 <<<"$K8S_VERSION")"
   staging="v0.${K8S_VERSION#v1.}"  # v1.36.3 -> v0.36.3
-  local info gomod modtime
+  local info gomod
   info="$(cd "$dir" && go mod download -json "k8s.io/kubernetes@$K8S_VERSION")"
   gomod="$(python3 -c 'import json,sys; print(json.load(sys.stdin)["GoMod"])' <<<"$info")"
-  modtime="$(python3 -c 'import json,sys; print(json.load(open(json.load(sys.stdin)["Info"]))["Time"])' <<<"$info")"
   {
     echo "module kernelgen.local/testenv/kubernetes"
     echo
@@ -66,17 +78,39 @@ build_kubernetes() {
       "k8s.io/kubernetes/cmd/kube-controller-manager@$K8S_VERSION" \
       "k8s.io/kubernetes/cmd/kube-scheduler@$K8S_VERSION" "k8s.io/kubernetes/cmd/kubectl@$K8S_VERSION")
   grep -q "k8s.io/kubernetes $K8S_VERSION" "$dir/go.mod" || { log "kubernetes: go get moved k8s.io/kubernetes off $K8S_VERSION"; exit 1; }
-  local ld="-s -w" pkg
-  for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
-    ld+=" -X $pkg.gitVersion=$K8S_VERSION -X $pkg.gitMajor=$major -X $pkg.gitMinor=$minor"
-    ld+=" -X $pkg.gitCommit=0000000000000000000000000000000000000000 -X $pkg.gitTreeState=clean -X $pkg.buildDate=$modtime"
-  done
   log "kubernetes: compiling (GOFLAGS=$GOFLAGS)"
-  (cd "$dir" && "${nice_cmd[@]}" go build -trimpath -ldflags "$ld" -o "$bin/" \
+  (cd "$dir" && "${nice_cmd[@]}" go build -trimpath -ldflags "$(k8s_ldflags)" -o "$bin/" \
       k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager \
       k8s.io/kubernetes/cmd/kube-scheduler k8s.io/kubernetes/cmd/kubectl)
   for n in "${names[@]}"; do mark "$n" "$K8S_VERSION"; done
   log "kubernetes: done ($("$bin/kube-apiserver" --version))"
+}
+
+# kubelet for the real node (hack/testenv/node.py), from the same wrapper module and version as the control plane.
+build_kubelet() {
+  have kubelet "$K8S_VERSION" && { log "kubelet $K8S_VERSION: cached"; return; }
+  local dir="$src/kubernetes"
+  [[ -f "$dir/go.mod" ]] || { log "kubelet: the wrapper module is missing (build_kubernetes makes it)"; exit 1; }
+  (cd "$dir" && go get -tool "k8s.io/kubernetes/cmd/kubelet@$K8S_VERSION")
+  grep -q "k8s.io/kubernetes $K8S_VERSION" "$dir/go.mod" || { log "kubelet: go get moved k8s.io/kubernetes off $K8S_VERSION"; exit 1; }
+  log "kubelet: compiling (GOFLAGS=$GOFLAGS)"
+  (cd "$dir" && "${nice_cmd[@]}" go build -trimpath -ldflags "$(k8s_ldflags)" -o "$bin/" k8s.io/kubernetes/cmd/kubelet)
+  mark kubelet "$K8S_VERSION"
+  log "kubelet: done ($("$bin/kubelet" --version))"
+}
+
+# The real node's device plugin (device-plugin/main.go), compiled in the wrapper module: the kubelet's own
+# deviceplugin/v1beta1 API and grpc at the versions Kubernetes pins. Rebuilt when the source changes.
+build_device_plugin() {
+  local key
+  key="$(sha256sum "$here/device-plugin/main.go" | cut -c1-12)"
+  have ascend-device-plugin "$key" && { log "ascend-device-plugin $key: cached"; return; }
+  local dir="$src/kubernetes"
+  mkdir -p "$dir/cmd/ascend-device-plugin"
+  cp "$here/device-plugin/main.go" "$dir/cmd/ascend-device-plugin/main.go"
+  log "ascend-device-plugin: compiling"
+  (cd "$dir" && "${nice_cmd[@]}" go build -trimpath -ldflags "-s -w" -o "$bin/ascend-device-plugin" ./cmd/ascend-device-plugin)
+  mark ascend-device-plugin "$key"
 }
 
 build_etcd() {
@@ -100,6 +134,8 @@ go_install() {  # name version package
 }
 
 build_kubernetes
+build_kubelet
+build_device_plugin
 build_etcd
 go_install kwok "$KWOK_VERSION" sigs.k8s.io/kwok/cmd/kwok "-X sigs.k8s.io/kwok/pkg/consts.Version=$KWOK_VERSION"
 go_install helm "$HELM_VERSION" helm.sh/helm/v3/cmd/helm \

@@ -53,6 +53,22 @@ CPU_LABELS = {"kubernetes.io/arch": "amd64", "kubernetes.io/os": "linux", "type"
               "node-role.kernelgen.ai/cpu": "true"}
 
 
+REAL_NODE_NAME = "kernelgen-node-0"
+
+
+def _node_module():
+    """hack/testenv/node.py (imported by path: this module is itself loaded by path by its users)."""
+    import importlib.util
+
+    mod = sys.modules.get("kernelgen_testenv_node")
+    if mod is None:
+        spec = importlib.util.spec_from_file_location("kernelgen_testenv_node", HERE / "node.py")
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules["kernelgen_testenv_node"] = mod
+        spec.loader.exec_module(mod)
+    return mod
+
+
 def read_versions() -> dict[str, str]:
     out = {}
     for line in (HERE / "versions.env").read_text().splitlines():
@@ -211,8 +227,11 @@ class ClusterError(RuntimeError):
 class TestCluster:
     __test__ = False  # not a pytest test class
 
+    free_port = staticmethod(free_port)
+
     def __init__(self, workdir: Path | str | None = None, bin_dir: Path | None = None,
-                 ascend_nodes: int = 2, cpu_nodes: int = 2, keep_workdir: bool = False):
+                 ascend_nodes: int = 2, cpu_nodes: int = 2, keep_workdir: bool = False,
+                 real_node: bool = False, node_images: list[Path] = (), sandbox_image: str = ""):
         self.bin_dir = Path(bin_dir or default_bin_dir())
         self._own_workdir = workdir is None
         self.workdir = Path(workdir or tempfile.mkdtemp(prefix="kernelgen-testenv-"))
@@ -223,6 +242,9 @@ class TestCluster:
         self.logs = self.workdir / "logs"
         self.kubeconfig = self.workdir / "admin.kubeconfig"
         self.server = ""
+        # A real kubelet node (hack/testenv/node.py) next to kwok's, with these images imported into its containerd.
+        self.real_node, self.node_images, self.sandbox_image = real_node, list(node_images), sandbox_image
+        self.node = None
 
     # -- helpers
     def _bin(self, name: str) -> str:
@@ -291,6 +313,9 @@ class TestCluster:
             "controller-manager": ("system:kube-controller-manager", []),
             "scheduler": ("system:kube-scheduler", []),
             "kwok": ("kwok-controller", ["system:masters"]),
+            # The real node's kubelet (Node authorizer identity) and the API server's client to kubelets.
+            "kubelet": (f"system:node:{REAL_NODE_NAME}", ["system:nodes"]),
+            "apiserver-kubelet-client": ("kube-apiserver-kubelet-client", []),
         }
         _pki(self.pki, users)
         etcd_port, peer_port, api_port, kcm_port, sched_port = (free_port() for _ in range(5))
@@ -316,7 +341,10 @@ class TestCluster:
             f"--client-ca-file={p / 'ca.crt'}",
             "--service-account-issuer=https://kubernetes.default.svc.cluster.local",
             f"--service-account-key-file={p / 'sa.pub'}", f"--service-account-signing-key-file={p / 'sa.key'}",
-            "--authorization-mode=RBAC", "--service-cluster-ip-range=10.0.0.0/24", "--allow-privileged=true",
+            "--authorization-mode=Node,RBAC",
+            f"--kubelet-client-certificate={p / 'apiserver-kubelet-client.crt'}",
+            f"--kubelet-client-key={p / 'apiserver-kubelet-client.key'}",
+            "--kubelet-preferred-address-types=InternalIP", "--service-cluster-ip-range=10.0.0.0/24", "--allow-privileged=true",
             # loopback advertise addresses are not valid endpoint IPs
             "--endpoint-reconciler-type=none",
             "--enable-priority-and-fairness=false", "--max-requests-inflight=0",
@@ -350,12 +378,15 @@ class TestCluster:
         self._wait("default service account",
                    lambda: self.kubectl("get", "serviceaccount", "default", check=False).returncode == 0)
         self._wait("nodes Ready", self._nodes_ready)
+        if self.real_node:
+            self.node = _node_module().RealNode(self, REAL_NODE_NAME, images=self.node_images,
+                                                sandbox_image=self.sandbox_image).start()
         self.startup_seconds = time.monotonic() - t0
 
     def _nodes_ready(self) -> bool:
         out = json.loads(self.kubectl("get", "nodes", "-o", "json").stdout)
-        ready = [n for n in out["items"]
-                 if any(c["type"] == "Ready" and c["status"] == "True" for c in n["status"].get("conditions", []))]
+        ready = [n for n in out["items"] if n["metadata"].get("annotations", {}).get("kwok.x-k8s.io/node") == "fake"
+                 and any(c["type"] == "Ready" and c["status"] == "True" for c in n["status"].get("conditions", []))]
         return len(ready) == self.ascend_nodes + self.cpu_nodes
 
     def node_manifests(self) -> list[dict]:
@@ -387,6 +418,13 @@ class TestCluster:
         self.kubectl("apply", "-f", "-", input=json.dumps(docs))
 
     def stop(self) -> None:
+        # The real node first: its containers outlive containerd (detached shims), so they go while it still runs.
+        if self.node is not None:
+            for name in ("ascend-device-plugin", "kubelet"):
+                if name in self.procs:
+                    terminate(self.procs.pop(name))
+            self.node.stop()
+            self.node = None
         # Reverse start order: clients first, etcd last.
         for name in reversed(list(self.procs)):
             terminate(self.procs[name])

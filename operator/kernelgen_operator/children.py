@@ -64,8 +64,10 @@ def plan_stages(run: Any) -> list[StagePlan]:
             npus = 0 if gen.engine == "openai" else gen.npus
             stages.append(StagePlan("generate", ("bench", "generate", *base), npus=npus))
         n = spec.eval_shards
-        stages.append(StagePlan("evaluate", ("bench", "evaluate", *base, *_shard_args(n)),
-                                npus=1 if spec.evaluation.backend == "ascend" else 0,
+        npus = spec.evaluation.npus
+        if npus is None:
+            npus = 1 if spec.evaluation.backend == "ascend" else 0
+        stages.append(StagePlan("evaluate", ("bench", "evaluate", *base, *_shard_args(n)), npus=npus,
                                 completions=n, parallelism=n, indexed=True))
         stages.append(StagePlan("report", ("bench", "report", *base)))
         return stages
@@ -268,6 +270,9 @@ def build_job(run: Any, body_meta: dict[str, Any], plan: StagePlan, attempt: int
         "containers": [container],
         "volumes": volumes,
     }
+    if cfg.host_network:
+        pod_spec["hostNetwork"] = True
+        pod_spec["dnsPolicy"] = "ClusterFirstWithHostNet"
     if pt_spec:
         selector.update(pt_spec.node_selector)
         tolerations = _merge_tolerations(tolerations, [t.model_dump(by_alias=True, exclude_none=True)

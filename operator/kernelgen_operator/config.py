@@ -40,6 +40,9 @@ class OperatorConfig(BaseModel):
     driver_paths: list[str] = Field(default_factory=lambda: [
         "/usr/local/Ascend/driver", "/usr/local/dcmi", "/usr/local/bin/npu-smi", "/etc/ascend_install.info"])
     service_account_name: str | None = None
+    # Pods in the node's network namespace: for clusters without a pod network (the hermetic test cluster's real
+    # node, where the API server and S3 listen on loopback). Never for untrusted code on a shared cluster.
+    host_network: bool = False
     run_as_user: int = 1000
     cpu_request: str = "1"
     memory_request: str = "2Gi"
@@ -62,6 +65,7 @@ ENV_FIELDS = {
     "KERNELGEN_IMAGES": "images",
     "KERNELGEN_DRIVER_MOUNTS": "driver_mounts",
     "KERNELGEN_SERVICE_ACCOUNT": "service_account_name",
+    "KERNELGEN_HOST_NETWORK": "host_network",
     "KERNELGEN_TIMER_INTERVAL": "timer_interval",
     "KERNELGEN_METRICS_PORT": "metrics_port",
     "KERNELGEN_WORKERS": "workers",

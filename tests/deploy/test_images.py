@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
 import shutil
@@ -35,12 +36,21 @@ SELF = canonicalize_name("ascend-kernelgen")
 
 def _pins(image: str) -> dict[str, Requirement]:
     out = {}
-    for line in (IMAGES / image / "requirements.txt").read_text().splitlines():
-        line = line.split("#", 1)[0].strip()
+    # `uv export` writes one requirement per logical line, continued with "\\" by its --hash options.
+    text = (IMAGES / image / "requirements.txt").read_text().replace("\\\n", " ")
+    for line in text.splitlines():
+        line = re.sub(r"--hash=\S+", "", line.split("#", 1)[0]).strip()
         if line:
             r = Requirement(line)
             out[canonicalize_name(r.name)] = r
     return out
+
+
+def _load_exporter():
+    spec = importlib.util.spec_from_file_location("export_requirements", REPO / "hack/images/export_requirements.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
 
 
 def _declared(extras: list[str]) -> list[Requirement]:
@@ -74,7 +84,10 @@ def test_dockerfile_structure(image):
     args = dict(re.findall(r"^ARG (\w+)=(\S+)$", text, re.MULTILINE))
     froms = re.findall(r"^FROM (\S+)", text, re.MULTILINE)
     assert len(froms) >= 2, "multi-stage"
+    stages = set(re.findall(r"^FROM \S+ AS (\S+)", text, re.MULTILINE))
     for f in froms:
+        if f in stages:
+            continue  # builds on an earlier stage, whose base is checked itself
         ref = args.get(f.strip("${}"), f)
         assert re.search(r":[\w.-]+$|@sha256:[0-9a-f]{64}$", ref) and not ref.endswith(":latest"), f"unpinned base {ref}"
     final = text[text.rindex("\nFROM "):]
@@ -84,6 +97,19 @@ def test_dockerfile_structure(image):
     assert f"images/{image}/requirements.txt" in text
     for r in _pins(image).values():
         assert len(r.specifier) == 1 and next(iter(r.specifier)).operator == "==", f"{r} is not pinned"
+
+
+@pytest.mark.parametrize("image", sorted(_load_exporter().EXTRAS))
+def test_requirements_are_the_lock(image):
+    """The buildable images install exactly uv.lock's pins: their requirement files are its current export."""
+    exporter = _load_exporter()
+    assert exporter.EXTRAS[image] == SETS[image][0]
+    current = (IMAGES / image / "requirements.txt").read_text()
+    assert current == exporter.export(image), (
+        f"images/{image}/requirements.txt is not the export of uv.lock: run python hack/images/export_requirements.py")
+    logical = [ln for ln in current.replace("\\\n", " ").splitlines() if ln and not ln.startswith(("#", " "))]
+    unhashed = [ln.split()[0] for ln in logical if "--hash=sha256:" not in ln]
+    assert logical and not unhashed, f"pins without a hash: {unhashed}"
 
 
 @pytest.mark.parametrize("image", sorted(SETS))
@@ -125,6 +151,8 @@ def test_requirements_resolve(image, tmp_path):
     for req in _declared(extras):
         assert req.specifier.contains(resolved[canonicalize_name(req.name)], prereleases=True), str(req)
     for name, req in _pins(image).items():
+        if req.marker is not None and not req.marker.evaluate({"python_version": "3.11"}):
+            continue  # e.g. a pin for Python 3.12+ or another OS in the universal lock
         assert resolved.get(name) == next(iter(req.specifier)).version, f"{name}: resolved {resolved.get(name)}"
     if image == "npu":
         assert resolved["torch"] == resolved["torch-npu"].split(".post")[0]

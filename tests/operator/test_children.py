@@ -39,6 +39,25 @@ def test_benchrun_stage_plan_follows_candidates_and_backend():
     assert stages(benchrun("b", shards=5))["evaluate"].completions == 5
 
 
+def test_sim_evaluations_can_request_npus():
+    """evaluation.npus overrides the backend's default: the simulator's evaluations placed on Ascend nodes."""
+    sim = benchrun("b", backend="sim")
+    assert stages(sim)["evaluate"].npus == 0
+    sim["spec"]["evaluation"]["npus"] = 1
+    assert stages(sim)["evaluate"].npus == 1
+    ascend = benchrun("b")
+    ascend["spec"]["evaluation"]["npus"] = 0
+    assert stages(ascend)["evaluate"].npus == 0
+
+
+def test_host_network_only_when_configured():
+    run = model(benchrun("b"))
+    plan = {p.name: p for p in plan_stages(run)}["evaluate"]
+    assert "hostNetwork" not in build_job(run, {}, plan, 0, CFG)["spec"]["template"]["spec"]
+    pod = build_job(run, {}, plan, 0, load_config({"KERNELGEN_HOST_NETWORK": "true"}))["spec"]["template"]["spec"]
+    assert pod["hostNetwork"] is True and pod["dnsPolicy"] == "ClusterFirstWithHostNet"
+
+
 def test_npu_and_cpu_pods():
     run = model(benchrun("b", shards=4))
     plans = {p.name: p for p in plan_stages(run)}

@@ -60,6 +60,7 @@ cpuNodeSelector: {{ .Values.cpu.nodeSelector | toJson }}
 cpuTolerations: {{ .Values.cpu.tolerations | toJson }}
 images: {{ .Values.jobImages | toJson }}
 imagePullPolicy: {{ .Values.jobImagePullPolicy | quote }}
+hostNetwork: {{ .Values.jobHostNetwork }}
 driverMounts: {{ .Values.npu.driverMounts.enabled }}
 driverPaths: {{ .Values.npu.driverMounts.paths | toJson }}
 {{- $sa := include "kernelgen.jobServiceAccount" . }}

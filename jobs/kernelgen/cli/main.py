@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import importlib
 import logging
+import signal
 import sys
+import threading
 from pathlib import Path
 import typer
 from rich.console import Console
@@ -70,6 +72,13 @@ def _mount_broken(target: typer.Typer, name: str, module_name: str, error: Excep
     target.add_typer(broken, name=name)
 
 
+def _exit_on_sigterm(signum: int, _frame: object) -> None:
+    """A pod's end (kubectl delete pod, eviction, a deleted run) is a SIGTERM: unwind as on an interrupt, so the
+    stages' `finally` blocks push what already finished (records, shard files) to the store within the grace
+    period, and the retried pod resumes from there instead of redoing it."""
+    raise SystemExit(128 + signum)
+
+
 def _version_callback(value: bool) -> None:
     if value:
         typer.echo(f"kernelgen {kernelgen.__version__}")
@@ -84,6 +93,8 @@ def main(
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Log debug messages."),
 ) -> None:
     """AscendKernelGen command line. Every job runs locally from the same YAML spec that `kubectl apply` takes."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _exit_on_sigterm)
     logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO, format="%(levelname)s %(name)s: %(message)s")
 
 

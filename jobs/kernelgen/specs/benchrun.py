@@ -157,6 +157,11 @@ class Evaluation(SpecModel):
         max_length=16,
         description="Per-dtype overrides keyed by dtype name (float16, bfloat16, float32, ...).",
     )
+    npus: int | None = Field(
+        default=None, ge=0, le=64,
+        description="NPUs per evaluator pod (unset: 1 for ascend, 0 for sim). With sim, 1 places the simulator's "
+                    "evaluations on Ascend nodes (what a cluster without spare CPU nodes does).",
+    )
     exclusive_device: bool = Field(default=True, description="One whole NPU per evaluator so timings are not shared.")
     sync_check: Literal["off", "warn", "error"] = Field(
         default="off",

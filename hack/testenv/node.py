@@ -1,0 +1,241 @@
+"""A real node for the hermetic test cluster: kubelet + containerd + runc, and a device plugin for Ascend NPUs.
+
+Next to kwok's stand-ins, this node runs containers for real: containerd and runc from Debian, the kubelet built
+from the control plane's Kubernetes release (hack/testenv/build.sh), the images built by hack/images/build.sh
+imported into containerd's ``k8s.io`` namespace (no registry is reachable), and ``ascend-device-plugin`` advertising
+``huawei.com/Ascend910`` over the kubelet's device-plugin gRPC API, so the real scheduler and kubelet place
+NPU-requesting pods here (the device environment of k8s-design.md §2.4, stand-in device nodes, no NPU).
+
+Networking: the node has no pod network (no CNI bridge, no kube-proxy): its CNI configuration is loopback only, so a
+pod in its own network namespace reaches nothing; pods that need the API server or S3 (both on 127.0.0.1) run with
+``hostNetwork`` (chart value ``operator.hostNetwork``, operator config ``hostNetwork``), nothing leaves loopback.
+cgroups: whatever this machine mounts (cgroup v1 here), with the cgroupfs driver; the kubelet is told not to refuse
+v1 (``failCgroupV1: false``).
+
+Needs root (containerd, mounts, cgroups). ``RealNode.unavailable()`` says why a machine cannot run it, so tests skip
+with that reason.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import yaml
+
+NPU_RESOURCE = "huawei.com/Ascend910"
+NODE_LABELS = {
+    "accelerator": "huawei-Ascend910",
+    "accelerator-type": "module-910b-8",
+    "node.kubernetes.io/npu.chip.name": "910B3",
+    "kernelgen.ai/real-node": "true",
+}
+NPU_TAINT = f"{NPU_RESOURCE}=:NoSchedule"
+CNI_BIN_DIR = Path("/usr/lib/cni")
+HOST_TOOLS = {"containerd": "containerd", "containerd-shim-runc-v2": "containerd", "runc": "runc", "ctr": "containerd"}
+
+
+class NodeError(RuntimeError):
+    pass
+
+
+def _cache_root() -> Path:
+    return Path(os.environ.get("KERNELGEN_CACHE", Path.home() / ".cache" / "kernelgen"))
+
+
+class RealNode:
+    """One kubelet node attached to a running ``TestCluster`` (``cluster.server``, its PKI and kubeconfigs)."""
+
+    def __init__(self, cluster, name: str = "kernelgen-node-0", npus: int = 8, images: list[Path] = (),
+                 sandbox_image: str = ""):
+        self.cluster, self.name, self.npus = cluster, name, npus
+        self.images, self.sandbox_image = [Path(p) for p in images], sandbox_image
+        self.dir = cluster.workdir / "node"
+        self.state = self.dir / "state"          # containerd state, sockets, task bundles
+        self.kubelet_root = self.dir / "kubelet"
+        self.socket = self.state / "containerd.sock"
+        self.logs = cluster.logs
+        self._lock_fh = None
+        self.containerd_root: Path | None = None
+
+    # ------------------------------------------------------------------ prerequisites
+    @staticmethod
+    def unavailable(bin_dir: Path) -> str | None:
+        """Why this machine cannot run the node (None: it can)."""
+        if os.geteuid() != 0:
+            return "the real node needs root (containerd, mounts, cgroups)"
+        for tool, pkg in HOST_TOOLS.items():
+            if shutil.which(tool) is None:
+                return f"{tool} not installed (Debian package {pkg})"
+        if not (CNI_BIN_DIR / "loopback").exists():
+            return "CNI plugins not installed (Debian package containernetworking-plugins)"
+        for b in ("kubelet", "ascend-device-plugin"):
+            if not os.access(bin_dir / b, os.X_OK):
+                return f"{b} not built in {bin_dir} (bash hack/testenv/build.sh)"
+        if not Path("/sys/fs/cgroup/memory").is_dir() and not Path("/sys/fs/cgroup/cgroup.controllers").exists():
+            return "no usable cgroup hierarchy under /sys/fs/cgroup"
+        return None
+
+    # ------------------------------------------------------------------ lifecycle
+    def start(self) -> "RealNode":
+        for d in (self.state, self.kubelet_root, self.dir / "cni", self.dir / "devices"):
+            d.mkdir(parents=True, exist_ok=True)
+        self.containerd_root = self._claim_containerd_root()
+        self._start_containerd()
+        self._cleanup_containers()
+        self._import_images()
+        self._start_kubelet()
+        self._wait(f"device plugin socket in {self.kubelet_root}/device-plugins",
+                   lambda: (self.kubelet_root / "device-plugins" / "kubelet.sock").exists(), 60)
+        self.cluster._start("ascend-device-plugin", [
+            str(self.cluster.bin_dir / "ascend-device-plugin"),
+            f"-plugin-dir={self.kubelet_root / 'device-plugins'}", f"-dev-dir={self.dir / 'devices'}",
+            f"-resource={NPU_RESOURCE}", f"-count={self.npus}"])
+        self._wait(f"node {self.name} Ready with {self.npus} {NPU_RESOURCE}", self._ready, 180)
+        return self
+
+    def _claim_containerd_root(self) -> Path:
+        """The shared, persistent containerd root (imported images survive runs) when no other node uses it; else
+        a private one in the workdir (then images are imported again)."""
+        shared = _cache_root() / "testenv" / "containerd"
+        shared.mkdir(parents=True, exist_ok=True)
+        fh = open(shared.parent / "containerd.lock", "w")  # noqa: SIM115 - held for the node's lifetime
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            fh.close()
+            return self.dir / "containerd-root"
+        self._lock_fh = fh
+        return shared
+
+    def _start_containerd(self) -> None:
+        cni = {"cniVersion": "1.0.0", "name": "loopback-only", "plugins": [{"type": "loopback"}]}
+        (self.dir / "cni" / "10-loopback.conflist").write_text(json.dumps(cni))
+        cri = 'plugins."io.containerd.grpc.v1.cri"'
+        config = f"""version = 2
+root = "{self.containerd_root}"
+state = "{self.state}"
+disabled_plugins = ["io.containerd.snapshotter.v1.btrfs", "io.containerd.snapshotter.v1.zfs",
+                    "io.containerd.snapshotter.v1.devmapper", "io.containerd.snapshotter.v1.aufs",
+                    "io.containerd.tracing.processor.v1.otlp", "io.containerd.internal.v1.tracing"]
+[grpc]
+  address = "{self.socket}"
+[ttrpc]
+  address = "{self.state}/containerd.ttrpc.sock"
+[debug]
+  address = ""
+[metrics]
+  address = ""
+[plugins."io.containerd.internal.v1.opt"]
+  path = "{self.containerd_root}/opt"
+[{cri}]
+  sandbox_image = "{self.sandbox_image}"
+  enable_cdi = false
+  [{cri}.containerd]
+    snapshotter = "overlayfs"
+    default_runtime_name = "runc"
+    [{cri}.containerd.runtimes.runc]
+      runtime_type = "io.containerd.runc.v2"
+      [{cri}.containerd.runtimes.runc.options]
+        BinaryName = "{shutil.which('runc')}"
+        SystemdCgroup = false
+  [{cri}.cni]
+    bin_dir = "{CNI_BIN_DIR}"
+    conf_dir = "{self.dir / 'cni'}"
+"""
+        (self.dir / "containerd.toml").write_text(config)
+        self.cluster._start("containerd", [shutil.which("containerd"), "--config", str(self.dir / "containerd.toml"),
+                                           "--log-level", "warn"])
+        self._wait("containerd", lambda: self.ctr("version", check=False).returncode == 0, 60)
+
+    def ctr(self, *args: str, check: bool = True, timeout: float = 600) -> subprocess.CompletedProcess:
+        cp = subprocess.run(["ctr", "--address", str(self.socket), "--namespace", "k8s.io", *args],
+                            capture_output=True, text=True, timeout=timeout)
+        if check and cp.returncode != 0:
+            raise NodeError(f"ctr {' '.join(args)}: {cp.stderr.strip()}")
+        return cp
+
+    def _cleanup_containers(self) -> None:
+        """Containers left in a persistent root by an earlier run that was killed (their pods are gone)."""
+        for cid in self.ctr("tasks", "ls", "-q", check=False).stdout.split():
+            self.ctr("tasks", "kill", "-s", "SIGKILL", cid, check=False)
+            self.ctr("tasks", "delete", "-f", cid, check=False)
+        ids = self.ctr("containers", "ls", "-q", check=False).stdout.split()
+        if ids:
+            self.ctr("containers", "delete", *ids, check=False)
+
+    def _import_images(self) -> None:
+        """docker-archives from hack/images/build.sh; an image already present (same content-keyed tag) is skipped."""
+        have = set(self.ctr("images", "ls", "-q").stdout.split())
+        for archive in self.images:
+            ref = self._archive_ref(archive)
+            if ref in have or f"docker.io/{ref}" in have:
+                continue
+            t0 = time.monotonic()
+            self.ctr("images", "import", "--no-unpack=false", "--snapshotter", "overlayfs", str(archive), timeout=1800)
+            print(f"[node] imported {ref} in {time.monotonic() - t0:.0f}s", flush=True)
+
+    @staticmethod
+    def _archive_ref(archive: Path) -> str:
+        import tarfile
+
+        with tarfile.open(archive) as tf:
+            manifest = json.load(tf.extractfile("manifest.json"))
+        return manifest[0]["RepoTags"][0]
+
+    def _start_kubelet(self) -> None:
+        c = self.cluster
+        free_port = c.free_port
+        cfg = {
+            "apiVersion": "kubelet.config.k8s.io/v1beta1", "kind": "KubeletConfiguration",
+            # This machine mounts cgroup v1; kubelet 1.35+ refuses v1 unless told otherwise.
+            "failCgroupV1": False, "cgroupDriver": "cgroupfs",
+            "containerRuntimeEndpoint": f"unix://{self.socket}",
+            "address": "127.0.0.1", "port": free_port(), "readOnlyPort": 0,
+            "healthzBindAddress": "127.0.0.1", "healthzPort": free_port(),
+            # The API server reaches the kubelet (logs, exec) with a client certificate of the cluster's CA.
+            "authentication": {"anonymous": {"enabled": False}, "webhook": {"enabled": False},
+                               "x509": {"clientCAFile": str(c.pki / "ca.crt")}},
+            "authorization": {"mode": "AlwaysAllow"},
+            "clusterDomain": "cluster.local", "resolvConf": "/etc/resolv.conf",
+            # No registry to pull from again: never garbage-collect the imported images.
+            "imageGCHighThresholdPercent": 100, "imageGCLowThresholdPercent": 99,
+            "evictionHard": {"memory.available": "100Mi", "nodefs.available": "1%", "imagefs.available": "1%",
+                             "nodefs.inodesFree": "1%"},
+            "failSwapOn": False, "maxPods": 30, "serializeImagePulls": False,
+            "registerWithTaints": [{"key": NPU_RESOURCE, "effect": "NoSchedule"}],
+            "nodeStatusUpdateFrequency": "5s", "syncFrequency": "10s",
+            "volumeStatsAggPeriod": "0s", "shutdownGracePeriod": "0s",
+        }
+        (self.dir / "kubelet.yaml").write_text(yaml.safe_dump(cfg))
+        labels = ",".join(f"{k}={v}" for k, v in NODE_LABELS.items())
+        c._start("kubelet", [
+            str(c.bin_dir / "kubelet"), f"--config={self.dir / 'kubelet.yaml'}",
+            f"--kubeconfig={c.workdir / 'kubelet.kubeconfig'}", f"--root-dir={self.kubelet_root}",
+            f"--cert-dir={self.dir / 'kubelet-pki'}", f"--hostname-override={self.name}", "--node-ip=127.0.0.1",
+            f"--node-labels={labels}", "--v=1"])
+
+    def _ready(self) -> bool:
+        node = json.loads(self.cluster.kubectl("get", "node", self.name, "-o", "json").stdout)
+        ready = any(x["type"] == "Ready" and x["status"] == "True" for x in node["status"].get("conditions", []))
+        return ready and node["status"].get("allocatable", {}).get(NPU_RESOURCE) == str(self.npus)
+
+    def _wait(self, what: str, pred, timeout: float) -> None:
+        self.cluster._wait(what, pred, timeout=timeout, interval=0.5)
+
+    def stop(self) -> None:
+        """The cluster stops the processes; what outlives them is cleaned here: containers (their shims are
+        detached from containerd), then every mount under the node's directory, deepest first."""
+        if self.socket.exists() and self.cluster.procs.get("containerd") and self.cluster.procs["containerd"].poll() is None:
+            self._cleanup_containers()
+        mounts = [line.split()[1] for line in Path("/proc/mounts").read_text().splitlines()]
+        for m in sorted((m for m in mounts if m.startswith(str(self.dir))), key=len, reverse=True):
+            subprocess.run(["umount", "-l", m], capture_output=True, check=False)
+        if self._lock_fh is not None:
+            self._lock_fh.close()
+            self._lock_fh = None
