@@ -28,6 +28,7 @@ lock:
 	$(PYTHON) -m pip install -q --disable-pip-version-check "uv==$(UV_VERSION)"
 	$(PYTHON) -m uv lock $(UPGRADE)
 	$(MAKE) setup-python
+	python hack/images/export_requirements.py
 
 # Binaries the tests start (all cached under $(CACHE), keyed by version; seconds when already built).
 services:
@@ -36,6 +37,8 @@ services:
 	bash hack/llama-server/build.sh
 	bash hack/prometheus/install.sh
 	bash hack/clang/install.sh
+	bash hack/images/install.sh
+	bash hack/images/build.sh >/dev/null
 
 setup: setup-python services
 

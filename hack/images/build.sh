@@ -32,7 +32,8 @@ nice_cmd=(nice -n 5)
 # ------------------------------------------------------------------------------------------------ base
 # Debian bookworm + its python3.11 (venv, ensurepip), CA certificates; docs and locales left out as in -slim.
 SUITE=bookworm
-BASE_PACKAGES="python3,python3-venv,python-is-python3,ca-certificates"
+# libpython3.11-dev: Python.h, which python:3.11-slim ships too (the simulator builds pybind11 bindings against it).
+BASE_PACKAGES="python3,python3-venv,python-is-python3,libpython3.11-dev,ca-certificates"
 base_key="$(printf '%s\n' "$SUITE" "$BASE_PACKAGES" "v1" | sha256sum | cut -c1-12)"
 base_ref="localhost/kernelgen-base:$SUITE-$base_key"
 if ! "${bah[@]}" inspect --type image "$base_ref" >/dev/null 2>&1; then
@@ -65,8 +66,14 @@ wheels() {  # role
   stamp="$cache/wheels/.$1-$(sha256sum "$req" | cut -c1-16)"
   [[ -e "$stamp" ]] && return
   log "$1: downloading its wheels into $cache/wheels"
-  python3 -m pip download --quiet --disable-pip-version-check --no-deps --require-hashes --only-binary=:all: \
-    --platform manylinux_2_36_x86_64 --python-version 3.11 --implementation cp -d "$cache/wheels" -r "$req"
+  # Every manylinux tag glibc 2.36 (bookworm) accepts: pip matches --platform tags literally.
+  local plat=() m
+  for m in $(seq 36 -1 17); do plat+=(--platform "manylinux_2_${m}_x86_64"); done
+  plat+=(--platform manylinux2014_x86_64 --platform linux_x86_64)
+  python3 -m pip download --quiet --no-cache-dir --disable-pip-version-check --no-deps --require-hashes \
+    --only-binary=:all: \
+    "${plat[@]}" --python-version 3.11 --implementation cp --abi cp311 --abi abi3 --abi none \
+    -d "$cache/wheels" -r "$req"
   # The project's build backend (pyproject [build-system]) for the isolated build of the project itself.
   python3 -m pip download --quiet --disable-pip-version-check --only-binary=:all: --python-version 3.11 \
     -d "$cache/wheels" "setuptools>=69" wheel

@@ -445,9 +445,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ascend-nodes", type=int, default=2)
     ap.add_argument("--cpu-nodes", type=int, default=2)
     ap.add_argument("--bin-dir", type=Path, default=None)
+    ap.add_argument("--real-node", action="store_true",
+                    help="also a real kubelet node with the images of hack/images/build.sh (needs root)")
     args = ap.parse_args(argv)
+    images: dict[str, tuple[str, str]] = {}
+    if args.real_node:
+        out = subprocess.run(["bash", str(HERE.parent / "images" / "build.sh")], check=True, capture_output=True,
+                             text=True).stdout
+        images = {role: (ref, archive) for role, ref, archive in (line.split() for line in out.splitlines())}
     cluster = TestCluster(args.workdir, args.bin_dir, args.ascend_nodes, args.cpu_nodes,
-                          keep_workdir=args.workdir is not None)
+                          keep_workdir=args.workdir is not None, real_node=args.real_node,
+                          node_images=[Path(a) for _, a in images.values()],
+                          sandbox_image=images.get("pause", ("", ""))[0])
     stop = {"now": False}
 
     def on_signal(*_):
@@ -460,6 +469,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"cluster up in {cluster.startup_seconds:.1f}s", flush=True)
         print(f"export KUBECONFIG={cluster.kubeconfig}", flush=True)
         print(f"export PATH={cluster.bin_dir}:$PATH", flush=True)
+        for role, (ref, _) in images.items():
+            print(f"# image {role}: {ref}", flush=True)
         while not stop["now"]:
             cluster._check_alive()
             time.sleep(0.5)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Starts the hermetic test cluster in the foreground (builds the binaries first if needed); Ctrl-C tears it down.
-#   hack/testenv/start.sh [--ascend-nodes N] [--cpu-nodes N] [--workdir DIR]
+#   hack/testenv/start.sh [--ascend-nodes N] [--cpu-nodes N] [--workdir DIR] [--real-node]
 # It prints the KUBECONFIG to export in another shell.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
