@@ -6,9 +6,10 @@ imported into containerd's ``k8s.io`` namespace (no registry is reachable), and 
 ``huawei.com/Ascend910`` over the kubelet's device-plugin gRPC API, so the real scheduler and kubelet place
 NPU-requesting pods here (the device environment of k8s-design.md §2.4, stand-in device nodes, no NPU).
 
-Networking: the node has no pod network (no CNI bridge, no kube-proxy): its CNI configuration is loopback only, so a
-pod in its own network namespace reaches nothing; pods that need the API server or S3 (both on 127.0.0.1) run with
-``hostNetwork`` (chart value ``operator.hostNetwork``, operator config ``hostNetwork``), nothing leaves loopback.
+Networking: the node's address is 192.0.2.1 on the loopback interface (``NODE_IP``). There is no pod network (no
+CNI bridge, no kube-proxy): the CNI configuration is loopback only, so a pod in its own network namespace reaches
+nothing; pods that need the API server or S3 (both on 127.0.0.1) run with ``hostNetwork`` (chart value
+``operator.hostNetwork``, operator config ``hostNetwork``): nothing leaves loopback.
 cgroups: whatever this machine mounts (cgroup v1 here), with the cgroupfs driver; the kubelet is told not to refuse
 v1 (``failCgroupV1: false``).
 
@@ -35,7 +36,11 @@ NODE_LABELS = {
     "node.kubernetes.io/npu.chip.name": "910B3",
     "kernelgen.ai/real-node": "true",
 }
-NPU_TAINT = f"{NPU_RESOURCE}=:NoSchedule"
+# The kubelet refuses a loopback node IP, and this machine has no other interface up: the node's address is
+# 192.0.2.1 (TEST-NET-1, RFC 5737: documentation only, never routed) added to the loopback interface, so traffic to
+# it (the API server to the kubelet, probes, Prometheus to hostNetwork pods) stays on loopback. Left in place on
+# stop: adding it is idempotent and another node on this machine may be using it.
+NODE_IP = "192.0.2.1"
 CNI_BIN_DIR = Path("/usr/lib/cni")
 HOST_TOOLS = {"containerd": "containerd", "containerd-shim-runc-v2": "containerd", "runc": "runc", "ctr": "containerd"}
 
@@ -72,6 +77,8 @@ class RealNode:
         for tool, pkg in HOST_TOOLS.items():
             if shutil.which(tool) is None:
                 return f"{tool} not installed (Debian package {pkg})"
+        if shutil.which("ip") is None:
+            return "ip (iproute2) not installed"
         if not (CNI_BIN_DIR / "loopback").exists():
             return "CNI plugins not installed (Debian package containernetworking-plugins)"
         for b in ("kubelet", "ascend-device-plugin"):
@@ -85,6 +92,7 @@ class RealNode:
     def start(self) -> "RealNode":
         for d in (self.state, self.kubelet_root, self.dir / "cni", self.dir / "devices"):
             d.mkdir(parents=True, exist_ok=True)
+        self._ensure_node_ip()
         self.containerd_root = self._claim_containerd_root()
         self._start_containerd()
         self._cleanup_containers()
@@ -98,6 +106,15 @@ class RealNode:
             f"-resource={NPU_RESOURCE}", f"-count={self.npus}"])
         self._wait(f"node {self.name} Ready with {self.npus} {NPU_RESOURCE}", self._ready, 180)
         return self
+
+    @staticmethod
+    def _ensure_node_ip() -> None:
+        shown = subprocess.run(["ip", "-o", "addr", "show", "dev", "lo"], capture_output=True, text=True,
+                               check=True).stdout
+        if f" {NODE_IP}/" not in shown:
+            cp = subprocess.run(["ip", "addr", "add", f"{NODE_IP}/32", "dev", "lo"], capture_output=True, text=True)
+            if cp.returncode != 0 and "exists" not in cp.stderr:
+                raise NodeError(f"cannot add {NODE_IP} to lo: {cp.stderr.strip()}")
 
     def _claim_containerd_root(self) -> Path:
         """The shared, persistent containerd root (imported images survive runs) when no other node uses it; else
@@ -196,7 +213,7 @@ disabled_plugins = ["io.containerd.snapshotter.v1.btrfs", "io.containerd.snapsho
             # This machine mounts cgroup v1; kubelet 1.35+ refuses v1 unless told otherwise.
             "failCgroupV1": False, "cgroupDriver": "cgroupfs",
             "containerRuntimeEndpoint": f"unix://{self.socket}",
-            "address": "127.0.0.1", "port": free_port(), "readOnlyPort": 0,
+            "address": NODE_IP, "port": free_port(), "readOnlyPort": 0,
             "healthzBindAddress": "127.0.0.1", "healthzPort": free_port(),
             # The API server reaches the kubelet (logs, exec) with a client certificate of the cluster's CA.
             "authentication": {"anonymous": {"enabled": False}, "webhook": {"enabled": False},
@@ -217,7 +234,7 @@ disabled_plugins = ["io.containerd.snapshotter.v1.btrfs", "io.containerd.snapsho
         c._start("kubelet", [
             str(c.bin_dir / "kubelet"), f"--config={self.dir / 'kubelet.yaml'}",
             f"--kubeconfig={c.workdir / 'kubelet.kubeconfig'}", f"--root-dir={self.kubelet_root}",
-            f"--cert-dir={self.dir / 'kubelet-pki'}", f"--hostname-override={self.name}", "--node-ip=127.0.0.1",
+            f"--cert-dir={self.dir / 'kubelet-pki'}", f"--hostname-override={self.name}", f"--node-ip={NODE_IP}",
             f"--node-labels={labels}", "--v=1"])
 
     def _ready(self) -> bool:
