@@ -228,6 +228,7 @@ disabled_plugins = ["io.containerd.snapshotter.v1.btrfs", "io.containerd.snapsho
             "registerWithTaints": [{"key": NPU_RESOURCE, "effect": "NoSchedule"}],
             "nodeStatusUpdateFrequency": "5s", "syncFrequency": "10s",
             "volumeStatsAggPeriod": "0s", "shutdownGracePeriod": "0s",
+            "podLogsDir": str(self.dir / "pod-logs"),  # not /var/log/pods: everything stays in the workdir
         }
         (self.dir / "kubelet.yaml").write_text(yaml.safe_dump(cfg))
         labels = ",".join(f"{k}={v}" for k, v in NODE_LABELS.items())
