@@ -379,8 +379,10 @@ class TestCluster:
                    lambda: self.kubectl("get", "serviceaccount", "default", check=False).returncode == 0)
         self._wait("nodes Ready", self._nodes_ready)
         if self.real_node:
+            # Assigned before start(), so a failed start still cleans up what it began (containers, mounts).
             self.node = _node_module().RealNode(self, REAL_NODE_NAME, images=self.node_images,
-                                                sandbox_image=self.sandbox_image).start()
+                                                sandbox_image=self.sandbox_image)
+            self.node.start()
         self.startup_seconds = time.monotonic() - t0
 
     def _nodes_ready(self) -> bool:

@@ -7,9 +7,10 @@ imported into containerd's ``k8s.io`` namespace (no registry is reachable), and 
 NPU-requesting pods here (the device environment of k8s-design.md §2.4, stand-in device nodes, no NPU).
 
 Networking: the node's address is 192.0.2.1 on the loopback interface (``NODE_IP``). There is no pod network (no
-CNI bridge, no kube-proxy): the CNI configuration is loopback only, so a pod in its own network namespace reaches
-nothing; pods that need the API server or S3 (both on 127.0.0.1) run with ``hostNetwork`` (chart value
-``operator.hostNetwork``, operator config ``hostNetwork``): nothing leaves loopback.
+CNI bridge, no kube-proxy): the CNI configuration is loopback only (it makes the runtime's network ready without
+touching the host's), and containerd cannot give a pod its own network namespace with it, so every pod here runs
+with ``hostNetwork`` (chart values ``operator.hostNetwork`` and ``jobHostNetwork``) and reaches the API server and S3
+on 127.0.0.1: nothing leaves loopback.
 cgroups: whatever this machine mounts (cgroup v1 here), with the cgroupfs driver; the kubelet is told not to refuse
 v1 (``failCgroupV1: false``).
 
@@ -42,6 +43,9 @@ NODE_LABELS = {
 # stop: adding it is idempotent and another node on this machine may be using it.
 NODE_IP = "192.0.2.1"
 CNI_BIN_DIR = Path("/usr/lib/cni")
+# The kubelet's device-plugin registration socket lives here whatever its --root-dir (pluginapi.KubeletSocket), so
+# only one real node per machine can take device plugins.
+DEVICE_PLUGIN_DIR = Path("/var/lib/kubelet/device-plugins")
 HOST_TOOLS = {"containerd": "containerd", "containerd-shim-runc-v2": "containerd", "runc": "runc", "ctr": "containerd"}
 
 
@@ -98,11 +102,11 @@ class RealNode:
         self._cleanup_containers()
         self._import_images()
         self._start_kubelet()
-        self._wait(f"device plugin socket in {self.kubelet_root}/device-plugins",
-                   lambda: (self.kubelet_root / "device-plugins" / "kubelet.sock").exists(), 60)
+        self._wait(f"the kubelet's {DEVICE_PLUGIN_DIR}/kubelet.sock",
+                   lambda: (DEVICE_PLUGIN_DIR / "kubelet.sock").exists(), 120)
         self.cluster._start("ascend-device-plugin", [
             str(self.cluster.bin_dir / "ascend-device-plugin"),
-            f"-plugin-dir={self.kubelet_root / 'device-plugins'}", f"-dev-dir={self.dir / 'devices'}",
+            f"-plugin-dir={DEVICE_PLUGIN_DIR}", f"-dev-dir={self.dir / 'devices'}",
             f"-resource={NPU_RESOURCE}", f"-count={self.npus}"])
         self._wait(f"node {self.name} Ready with {self.npus} {NPU_RESOURCE}", self._ready, 180)
         return self
@@ -129,6 +133,26 @@ class RealNode:
             return self.dir / "containerd-root"
         self._lock_fh = fh
         return shared
+
+    def _runtime_binary(self) -> str:
+        """runc, or a wrapper where this machine forbids a negative oom_score_adj even to root (this VM does): the
+        kubelet asks -998 for every pod sandbox, and runc's init dies on the refused write. The wrapper clamps
+        negative values in the bundle's config.json to 0 before runc reads it; nothing else changes."""
+        runc = shutil.which("runc")
+        probe = subprocess.run(["sh", "-c", "echo -1 > /proc/self/oom_score_adj"], capture_output=True)
+        if probe.returncode == 0:
+            return runc
+        wrapper = self.dir / "runc-clamp-oom"
+        wrapper.write_text(f"""#!/bin/sh
+prev=""
+for a in "$@"; do
+  if [ "$prev" = "--bundle" ]; then sed -i -E 's/"oomScoreAdj":-[0-9]+/"oomScoreAdj":0/' "$a/config.json"; fi
+  prev="$a"
+done
+exec {runc} "$@"
+""")
+        wrapper.chmod(0o755)
+        return str(wrapper)
 
     def _start_containerd(self) -> None:
         cni = {"cniVersion": "1.0.0", "name": "loopback-only", "plugins": [{"type": "loopback"}]}
@@ -159,7 +183,7 @@ disabled_plugins = ["io.containerd.snapshotter.v1.btrfs", "io.containerd.snapsho
     [{cri}.containerd.runtimes.runc]
       runtime_type = "io.containerd.runc.v2"
       [{cri}.containerd.runtimes.runc.options]
-        BinaryName = "{shutil.which('runc')}"
+        BinaryName = "{self._runtime_binary()}"
         SystemdCgroup = false
   [{cri}.cni]
     bin_dir = "{CNI_BIN_DIR}"

@@ -276,7 +276,7 @@ def test_operator_runs_as_a_pod_from_its_image(cluster, operator_pod, images):
 def test_device_plugin_gives_pods_the_npu_environment(cluster, images):
     """A pod asking for one Ascend910 lands on the real node with ASCEND_VISIBLE_DEVICES and the device nodes."""
     pod = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "npu-env"},
-           "spec": {"restartPolicy": "Never", "tolerations": [NPU_TOLERATION],
+           "spec": {"restartPolicy": "Never", "tolerations": [NPU_TOLERATION], "hostNetwork": True,
                     "containers": [{"name": "main", "image": images["cpu"]["ref"], "imagePullPolicy": "Never",
                                     "command": ["/bin/sh", "-c", "echo ASCEND_VISIBLE_DEVICES=$ASCEND_VISIBLE_DEVICES; "
                                                 "ls /dev | grep -E 'davinci|devmm|hisi'"],
