@@ -26,6 +26,7 @@ import time
 import uuid
 from pathlib import Path
 
+from ..candidates import invalid_files
 from ..errors import classify_compile_error
 from ..procs import StepTimedOut, run_group
 from . import kernel_lint, sim_cube
@@ -317,6 +318,9 @@ class SimBackend:
         return True, "ok"
 
     def prepare(self, task: Task, candidate: Candidate, workdir: Path) -> Workspace:
+        bad = invalid_files(candidate.files)
+        if bad:   # the evaluator refuses these first; a backend never writes an unchecked path
+            raise ValueError(bad)
         workdir = Path(workdir)
         src = workdir / "src"
         if src.exists():
