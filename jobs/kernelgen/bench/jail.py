@@ -131,12 +131,10 @@ def _plan(spec: dict) -> list[tuple[str, bool]]:
             if os.path.exists(p):
                 binds[p] = writable or binds.get(p, False)
     out: list[tuple[str, bool]] = []
-    for p in sorted(binds):
+    for p in sorted(binds):   # a writable dir inside a read-only one must exist on the host (no mkdir there)
         parent = next((q for q, w in out if p.startswith(q.rstrip("/") + "/")), None)
-        if parent is not None:
-            if binds[parent] == binds[p]:
-                continue
-            raise JailError(0, f"cannot bind {p} inside {parent} with other access")
+        if parent is not None and binds[parent] == binds[p]:
+            continue
         out.append((p, binds[p]))
     return out
 
