@@ -1,0 +1,145 @@
+"""Cheats at build time (issue 15, classes 2, 3 and 5) against the real `sim` backend and evaluator.
+
+The built-in Absolute task's reference host code is reused so the host objects really compile; the cheats add
+one file each. Every build here stops right after the op-definition dump (no kernel source), so a test costs a
+few host compiles (cached by content after the first run).
+"""
+from __future__ import annotations
+
+import json
+import shutil
+import uuid
+from pathlib import Path
+
+import pytest
+
+from kernelgen.bench.candidates import invalid_files, jsonl_candidates
+from kernelgen.bench.evaluate import EvalSettings, Evaluator, plan
+from kernelgen.bench.model import Candidate, Verdict
+from kernelgen.bench.records import RecordLog
+from kernelgen.bench.tasks import load_suite
+
+from ..bench.helpers import PyStandInBackend, make_task
+
+SUITE = load_suite("builtin")
+ABSOLUTE = next(t for t in SUITE.tasks if t.op_name == "Absolute")
+
+
+@pytest.fixture(scope="module")
+def sim():
+    from kernelgen.bench.backends import BackendUnavailable, get_backend
+    try:
+        backend = get_backend("sim")
+    except BackendUnavailable as e:
+        pytest.skip(f"sim backend unavailable: {e}")
+    ok, why = backend.available()
+    if not ok:
+        pytest.skip(why)
+    return backend
+
+
+def _host_only(extra: dict[str, str]) -> Candidate:
+    host = {k: p.read_text() for k, p in ((p.relative_to(ABSOLUTE.answer_dir).as_posix(), p)
+                                           for p in ABSOLUTE.answer_dir.rglob("*") if p.is_file())
+            if k.startswith("op_host/")}
+    return Candidate(task_id=ABSOLUTE.task_id, sample=0, files={**host, **extra}, origin="test:cheat")
+
+
+def test_include_of_the_answer_by_absolute_path_fails(sim, tmp_path):
+    answer = next(p for p in ABSOLUTE.answer_dir.rglob("*.cpp") if "op_kernel" in p.parts)
+    cand = _host_only({"op_host/steal.cpp": f'#include "{answer}"\n'})
+    res = sim.compile(sim.prepare(ABSOLUTE, cand, tmp_path / "ws"), 600)
+    assert not res.ok and res.verdict == Verdict.COMPILE_ERROR
+    assert "No such file" in res.log or "not found" in res.log.lower(), res.log[-800:]
+
+
+def test_op_definition_dump_cannot_touch_the_host(sim, tmp_path):
+    """Candidate host code runs at build time (static constructors in the op-definition dump): it must not
+    write the host file system, the build cache or reach the network; nothing it starts survives."""
+    tag = uuid.uuid4().hex[:8]
+    marker = tmp_path / f"marker-{tag}"
+    poison = sim.cache / "objs" / f"poison-{tag}.o"
+    evil = f"""
+#include <cstdio>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <unistd.h>
+namespace {{
+int evil() {{
+    const char* paths[] = {{"{marker}", "{poison}"}};
+    for (const char* p : paths) {{ if (FILE* f = std::fopen(p, "w")) {{ std::fputs("x", f); std::fclose(f); }} }}
+    int s = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{{}}; a.sin_family = AF_INET; a.sin_port = htons(53); inet_pton(AF_INET, "1.1.1.1", &a.sin_addr);
+    if (s >= 0 && connect(s, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0) {{
+        if (FILE* f = std::fopen("{marker}.net", "w")) std::fclose(f);
+    }}
+    if (fork() == 0) {{ setsid(); sleep(2); if (FILE* f = std::fopen("{marker}.daemon", "w")) std::fclose(f); _exit(0); }}
+    return 0;
+}}
+const int kEvil = evil();
+}}
+"""
+    ws = sim.prepare(ABSOLUTE, _host_only({"op_host/evil.cpp": evil}), tmp_path / "ws")
+    # a tampered "cached" build of this very candidate must never be loaded (it would come back ok)
+    planted = sim.build_dir(ws)
+    planted.mkdir(parents=True, exist_ok=True)
+    from kernelgen.bench.backends.sim import EXT_SUFFIX, MODULE
+    (planted / f"{MODULE}{EXT_SUFFIX}").write_bytes(b"not what was built")
+    (planted / "manifest.json").write_text(json.dumps({"files": {f"{MODULE}{EXT_SUFFIX}": "0" * 64}}))
+    try:
+        res = sim.compile(ws, 600)
+    finally:
+        shutil.rmtree(planted, ignore_errors=True)
+    assert not res.ok and not res.cached, res.log[-800:]
+    assert "op_kernel" in res.log, res.log[-800:]      # it got past the op-definition dump, then stopped
+    import time
+    time.sleep(2.5)
+    assert not marker.exists() and not poison.exists()
+    assert not Path(f"{marker}.net").exists() and not Path(f"{marker}.daemon").exists()
+
+
+def test_cache_artefacts_are_verified(tmp_path):
+    from kernelgen.bench.backends.sim import build_verified, publish, publish_build, verified
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "lib.so").write_bytes(b"\x7fELF built")
+    out = tmp_path / "cache" / "build"
+    out.parent.mkdir()
+    publish_build(src, out)
+    assert build_verified(out)
+    (out / "lib.so").write_bytes(b"\x7fELF poisoned")
+    assert not build_verified(out)
+    (out / "lib.so").write_bytes(b"\x7fELF built")
+    (out / "extra.so").write_bytes(b"")
+    assert not build_verified(out)                    # nothing may be added either
+    obj = publish(src / "lib.so", tmp_path / "cache" / "x.o")
+    assert verified(obj)
+    obj.write_bytes(b"other")
+    assert not verified(obj)
+
+
+@pytest.mark.parametrize("key", ["../../escape.cpp", "/tmp/abs.cpp", "op_kernel/../../x.cpp", "op_kernel/./a.cpp",
+                                 "op_kernel//a.cpp", "op_kernel\\..\\a.cpp", "stand_in/x.py", "op_kernel/.hidden",
+                                 "op_host/", "op_kernel/a\0.cpp"])
+def test_unsafe_file_keys_are_refused(key):
+    assert invalid_files({"op_kernel/add.cpp": "// k\n", key: "x"})
+
+
+def test_path_traversal_from_jsonl_is_a_parse_error_and_writes_nothing(tmp_path):
+    suite = tmp_path / "suite"
+    make_task(suite, "Add", "add")
+    tasks = load_suite(suite).tasks
+    escape = tmp_path / "escaped.cpp"
+    rel = "op_kernel/" + "../" * 12 + str(escape).lstrip("/")
+    lines = [{"task_id": "Add", "sample": 0, "files": {"op_kernel/add.cpp": "// k\n", rel: "pwned"}},
+             {"task_id": "Add", "sample": 1, "files": {"op_kernel/add.cpp": "// k\n", str(escape): "pwned"}}]
+    jl = tmp_path / "c.jsonl"
+    jl.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    cands, _ = jsonl_candidates(jl, tasks)
+    log = RecordLog(tmp_path / "records.jsonl")
+    settings = EvalSettings(seed=1, workers=1)
+    Evaluator(PyStandInBackend(), settings, log, run="t", workdir=tmp_path / "work").run_all(plan(tasks, cands, settings))
+    recs = list(log.load().values())
+    assert recs and all(r.verdict == Verdict.PARSE_ERROR.value for r in recs)
+    assert not escape.exists()
