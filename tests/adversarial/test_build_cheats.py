@@ -54,27 +54,17 @@ def test_include_of_the_answer_by_absolute_path_fails(sim, tmp_path):
 
 
 def test_op_definition_dump_cannot_touch_the_host(sim, tmp_path):
-    """Candidate host code runs at build time (static constructors in the op-definition dump): it must not
-    write the host file system, the build cache or reach the network; nothing it starts survives."""
+    """Candidate host code runs at build time (static constructors in the op-definition dump): it must not write
+    the host file system or the build cache; and a tampered cached build of it is never loaded."""
     tag = uuid.uuid4().hex[:8]
     marker = tmp_path / f"marker-{tag}"
     poison = sim.cache / "objs" / f"poison-{tag}.o"
     evil = f"""
 #include <cstdio>
-#include <sys/socket.h>
-#include <netinet/in.h>
-#include <arpa/inet.h>
-#include <unistd.h>
 namespace {{
 int evil() {{
-    const char* paths[] = {{"{marker}", "{poison}"}};
+    const char* paths[] = {{"{marker}", "{poison}", "/usr/poison-{tag}"}};
     for (const char* p : paths) {{ if (FILE* f = std::fopen(p, "w")) {{ std::fputs("x", f); std::fclose(f); }} }}
-    int s = socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{{}}; a.sin_family = AF_INET; a.sin_port = htons(53); inet_pton(AF_INET, "1.1.1.1", &a.sin_addr);
-    if (s >= 0 && connect(s, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0) {{
-        if (FILE* f = std::fopen("{marker}.net", "w")) std::fclose(f);
-    }}
-    if (fork() == 0) {{ setsid(); sleep(2); if (FILE* f = std::fopen("{marker}.daemon", "w")) std::fclose(f); _exit(0); }}
     return 0;
 }}
 const int kEvil = evil();
@@ -93,10 +83,39 @@ const int kEvil = evil();
         shutil.rmtree(planted, ignore_errors=True)
     assert not res.ok and not res.cached, res.log[-800:]
     assert "op_kernel" in res.log, res.log[-800:]      # it got past the op-definition dump, then stopped
-    import time
-    time.sleep(2.5)
-    assert not marker.exists() and not poison.exists()
-    assert not Path(f"{marker}.net").exists() and not Path(f"{marker}.daemon").exists()
+    assert not marker.exists() and not poison.exists() and not Path(f"/usr/poison-{tag}").exists()
+
+
+def test_host_code_reaching_outside_is_refused_before_it_runs(sim, tmp_path):
+    marker = tmp_path / "ran"
+    evil = f"""
+#include <cstdio>
+#include <sys/socket.h>
+#include <unistd.h>
+namespace {{
+int evil() {{
+    if (FILE* f = std::fopen("{marker}", "w")) std::fclose(f);
+    if (fork() == 0) {{ setsid(); _exit(0); }}
+    return socket(AF_INET, SOCK_STREAM, 0);
+}}
+const int kEvil = evil();
+}}
+"""
+    res = sim.compile(sim.prepare(ABSOLUTE, _host_only({"op_host/evil.cpp": evil}), tmp_path / "ws"), 600)
+    assert not res.ok and "socket" in res.log and "fork" in res.log, res.log[-800:]
+    assert not marker.exists()
+
+
+def test_kernel_calling_the_host_is_refused(sim, tmp_path):
+    """Host-side compute from a kernel: any call outside the AscendC runtime and a little libm fails the build."""
+    files = {k: p.read_text() for k, p in ((p.relative_to(ABSOLUTE.answer_dir).as_posix(), p)
+                                            for p in ABSOLUTE.answer_dir.rglob("*") if p.is_file())}
+    kernel = next(k for k in files if k.startswith("op_kernel/") and k.endswith(".cpp"))
+    files[kernel] = ('#include <dlfcn.h>\nnamespace { void* host_hook() { return dlsym(RTLD_DEFAULT, "PyRun_SimpleString"); }\n'
+                     'void* const kHook = host_hook(); }\n' + files[kernel])
+    cand = Candidate(task_id=ABSOLUTE.task_id, sample=0, files=files, origin="test:cheat")
+    res = sim.compile(sim.prepare(ABSOLUTE, cand, tmp_path / "ws"), 600)
+    assert not res.ok and "dlsym" in res.log, res.log[-800:]
 
 
 def test_cache_artefacts_are_verified(tmp_path):

@@ -30,7 +30,7 @@ from ..candidates import invalid_files
 from ..errors import classify_compile_error
 from ..jail import JAIL_SETUP_FAILED, NOBODY
 from ..procs import StepTimedOut, run_group
-from . import kernel_lint, sim_cube
+from . import kernel_lint, sim_cube, symbols
 from ..model import Candidate, CompileErrorClass, CompileResult, RuntimeEnv, Task, Verdict, Workspace
 
 REPO_ROOT = Path(__file__).resolve().parents[4]
@@ -551,6 +551,11 @@ class SimBackend:
             host_objs.append(self._obj("host", key, lambda o, p=p: [self.cxx, *hflags, "-c", str(p), "-o", str(o)], deadline,
                                        f"host {p.name}", stage=work / "objs", ro=(src,)))
 
+        denied = symbols.host_violations(host_objs)
+        if denied:   # checked before the op-definition dump runs any of it
+            raise BuildError("error: op_host calls functions a tiling function may not use: "
+                             + ", ".join(symbols.demangle(denied)[:12]), error_class=CompileErrorClass.SCOPE)
+
         # 2. registered OpDefs and tiling classes
         dump_dir = work / "opdump"
         dump_dir.mkdir()
@@ -618,6 +623,11 @@ class SimBackend:
             key = _sha(headers_hash(*KERNEL_HEADERS), kctx, tu.read_text(), *kflags)
             kernel_objs.append(self._obj("kernel", key, lambda o, tu=tu: [self.cxx, *kflags, *inc, "-c", str(tu), "-o", str(o)],
                                          deadline, f"kernel combination {i} ({core})", stage=work / "objs", ro=(work,)))
+
+        outside = symbols.kernel_violations(kernel_objs, rt_obj)
+        if outside:   # device code can only reach the AscendC runtime and a little libm: no host-side compute
+            raise BuildError("error: kernel code calls functions outside the AscendC runtime: "
+                             + ", ".join(symbols.demangle(outside)[:12]), error_class=CompileErrorClass.SCOPE)
 
         # 4. the task's pybind module
         tinfo = torch_build_info()
