@@ -80,7 +80,7 @@ def test_messages_explain_the_failure(results):
     assert "ZeroDivisionError" in results["raises"].message
 
 
-def test_timing_is_recorded_interleaved(results):
+def test_timing_is_recorded(results):
     ok = results["ok"]
     assert len(ok.candidate_ms) == 3 and len(ok.baseline_ms) == 3
     assert all(t > 0 for t in ok.candidate_ms + ok.baseline_ms)
