@@ -3,14 +3,14 @@
 Linux namespaces through libc (no extra package). `enter(spec)`, called in a freshly forked child, makes it:
 
   C0  the caller: unshares mount, PID, network, IPC and UTS namespaces (plus a user namespace when the harness
-      is not root), forks C1 and exits with C1's status. Killing C0's process group kills C1 (parent-death
-      signal), and C1's death kills every process of the namespace: nothing a case starts outlives it.
-  C1  PID 1 of the new PID namespace, still privileged but unreachable (the candidate runs as another uid, and
-      C1 is non-dumpable): builds a new root on a tmpfs holding only the read-only binds of `spec["ro"]`
-      (system directories, the interpreter, the toolchain, the candidate's own build), the writable binds of
-      `spec["rw"]`, a private /proc, a minimal /dev and a size-limited tmpfs /tmp; pivots into it, then forks C2.
-  C2  the sandboxed process: drops to uid/gid 65534 (nobody) when the harness is root, clears every capability
-      (bounding, ambient, effective, permitted), sets no_new_privs, RLIMIT_FSIZE/NPROC, and returns to the caller.
+      is not root), spawns PID 1 of the new PID namespace (`sleep`, root, with a parent-death signal), forks C2,
+      waits for it, kills PID 1 and exits with C2's status. PID 1's death kills every process of the namespace,
+      and PID 1 dies with C0 (killing C0's process group on a timeout): nothing a case starts outlives it.
+  C2  the sandboxed process (PID 2): builds a new root on a tmpfs holding only the read-only binds of
+      `spec["ro"]` (system directories, the interpreter, the toolchain, the candidate's own build), the writable
+      binds of `spec["rw"]`, its namespace's /proc, a minimal /dev and a size-limited tmpfs /tmp; pivots into
+      it; drops to uid/gid 65534 (nobody) when the harness is root, clears every capability (bounding, ambient,
+      effective, permitted), sets no_new_privs, RLIMIT_FSIZE/NPROC, and returns to the caller.
 
 Nothing of the host is visible that `spec` does not name: not the suite (answers, validation files), not the run
 directory or its records, not the build cache, not the harness, not the judge's files. There is no network
@@ -26,8 +26,9 @@ import json
 import os
 import platform
 import resource
-import select
+import shutil
 import signal
+import subprocess
 import sys
 
 CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x00020000, 0x04000000, 0x08000000
@@ -40,6 +41,9 @@ PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_CAPBSET_DROP, PR_SET_NO_NEW_PRIVS, PR_CAP_
 PR_CAP_AMBIENT_CLEAR_ALL = 4
 _SYSCALLS = {"x86_64": {"pivot_root": 155, "capset": 126}, "aarch64": {"pivot_root": 41, "capset": 91}}
 NOBODY = 65534
+JAIL_SETUP_FAILED = 71
+SETPRIV = shutil.which("setpriv") or "/usr/bin/setpriv"
+SLEEP = shutil.which("sleep") or "/bin/sleep"
 #: where the new root is assembled (a mount point of the private mount namespace; the host never sees it)
 ROOT_MOUNTPOINT = "/tmp/kg-jail-root"
 #: system directories every sandboxed process may read (missing ones are skipped)
@@ -175,6 +179,9 @@ def _build_root(spec: dict) -> None:
 
 
 def _drop_privileges(spec: dict) -> None:
+    for cap in range(64):   # the bounding set too: nothing can regain a capability, not even through exec
+        if _libc.prctl(PR_CAPBSET_DROP, ctypes.c_ulong(cap), 0, 0, 0) != 0:
+            break
     if os.geteuid() == 0 and not spec.get("_userns"):
         os.setgroups([])
         os.setresgid(NOBODY, NOBODY, NOBODY)
@@ -182,9 +189,6 @@ def _drop_privileges(spec: dict) -> None:
         nproc = int(spec.get("nproc", 4096))
         resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
     else:
-        for cap in range(64):
-            if _libc.prctl(PR_CAPBSET_DROP, ctypes.c_ulong(cap), 0, 0, 0) != 0:
-                break
         _libc.prctl(PR_CAP_AMBIENT, ctypes.c_ulong(PR_CAP_AMBIENT_CLEAR_ALL), 0, 0, 0)
         header = (ctypes.c_uint32 * 2)(0x20080522, 0)
         data = (ctypes.c_uint32 * 6)()
@@ -194,19 +198,6 @@ def _drop_privileges(spec: dict) -> None:
         b = int(spec["fsize_mib"]) << 20
         resource.setrlimit(resource.RLIMIT_FSIZE, (b, b))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-
-
-def _wait_for(pid: int) -> int:
-    """Reap children until `pid` exits; return its exit code (as os.waitstatus_to_exitcode)."""
-    while True:
-        try:
-            got, status = os.waitpid(-1, 0)
-        except ChildProcessError:
-            return 70
-        except InterruptedError:
-            continue
-        if got == pid:
-            return os.waitstatus_to_exitcode(status)
 
 
 def _exit_like(code: int) -> None:
@@ -240,36 +231,31 @@ def enter(spec: dict) -> None:
         with open("/proc/self/gid_map", "w") as f:
             f.write(f"0 {gid} 1")
         spec = {**spec, "_userns": True}
-    alive_r, alive_w = os.pipe()             # C0's liveness, for the window before C1's parent-death signal
-    c1 = os.fork()
-    if c1:                                   # C0: outside the PID namespace, only waits
-        os.close(alive_r)
-        code = _wait_for(c1)
-        _exit_like(-(code - 128) if 128 < code < 128 + 65 else code)
-    try:                                     # C1: PID 1 of the namespace
-        _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-        os.close(alive_w)
-        if select.select([alive_r], [], [], 0)[0]:   # EOF: C0 is already gone
-            os._exit(137)
-        os.close(alive_r)
-        set_non_dumpable()
-        _build_root(spec)
-    except BaseException as e:  # noqa: BLE001
-        os.write(2, f"kernelgen jail: {e}\n".encode())
-        os._exit(71)
+    # PID 1 of the namespace: a tiny program that only waits (spawned, so the big interpreter is not copied);
+    # its parent-death signal kills it, and with it the whole namespace, when C0 dies or is killed
+    init = subprocess.Popen([SETPRIV, "--pdeathsig", "KILL", "--", SLEEP, "infinity"], stdin=subprocess.DEVNULL,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, close_fds=True)
     c2 = os.fork()
-    if c2:   # our exit (PID 1) kills whatever C2 left behind; PID 1 cannot die by its own signal: 128+signal
-        code = _wait_for(c2)
-        os._exit(128 - code if code < 0 else code)
-    try:
+    if c2:                                   # C0: outside the PID namespace, only waits
+        set_non_dumpable()
+        while True:
+            try:
+                _, status = os.waitpid(c2, 0)
+                break
+            except InterruptedError:
+                continue
+        init.kill()                          # PID 1 gone: the kernel kills whatever C2 left behind
+        init.wait()
+        _exit_like(os.waitstatus_to_exitcode(status))
+    try:                                     # C2: inside the namespaces, builds its root, then drops everything
+        _build_root(spec)
         _drop_privileges(spec)
         os.chdir(spec.get("cwd") or "/tmp")
     except BaseException as e:  # noqa: BLE001
         os.write(2, f"kernelgen jail: {e}\n".encode())
-        os._exit(71)
+        os._exit(JAIL_SETUP_FAILED)
 
 
-JAIL_SETUP_FAILED = 71
 
 
 def main(argv: list[str]) -> None:
