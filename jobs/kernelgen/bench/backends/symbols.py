@@ -42,39 +42,41 @@ def nm() -> str | None:
     return shutil.which("nm")
 
 
-def _symbols(obj: Path, *flags: str) -> set[str]:
-    out = subprocess.run([nm(), *flags, "--format=just-symbols", str(obj)], capture_output=True, text=True,
-                         timeout=60, check=True).stdout
-    return {s.strip() for s in out.split() if s.strip()}
+def _symbols(objs: list[Path], *flags: str) -> dict[Path, set[str]]:
+    """One nm run over several objects (a build step's cost matters): object -> its symbols."""
+    out = subprocess.run([nm(), "-A", *flags, "--format=posix", *map(str, objs)], capture_output=True, text=True,
+                         timeout=120, check=True).stdout
+    found: dict[Path, set[str]] = {o: set() for o in objs}
+    for line in out.splitlines():   # "<file>: <symbol> <type> [value size]"
+        head, _, rest = line.partition(": ")
+        if rest:
+            found.setdefault(Path(head), set()).add(rest.split()[0])
+    return found
 
 
-def undefined(obj: Path) -> set[str]:
-    return _symbols(obj, "-u")
-
-
-def defined(obj: Path) -> set[str]:
-    return _symbols(obj, "--defined-only")
+@functools.lru_cache(maxsize=64)
+def _defined_cached(obj: Path, stamp: tuple) -> frozenset[str]:
+    return frozenset(_symbols([obj], "--defined-only")[obj])
 
 
 def kernel_violations(kernel_objs: list[Path], runtime_obj: Path) -> list[str]:
     """Undefined symbols of the kernel objects that are neither the simulator's nor allow-listed."""
-    if nm() is None:
+    if nm() is None or not kernel_objs:
         return []
-    known: set[str] = defined(runtime_obj)
-    for o in kernel_objs:
-        known |= defined(o)
+    st = runtime_obj.stat()
+    known = set(_defined_cached(runtime_obj, (st.st_size, st.st_mtime_ns)))
+    for syms in _symbols(kernel_objs, "--defined-only").values():
+        known |= syms
     bad = set()
-    for o in kernel_objs:
-        for s in undefined(o) - known:
-            if s not in LIBC_ALLOWED and not CXX_ALLOWED.match(s):
-                bad.add(s)
+    for syms in _symbols(kernel_objs, "-u").values():
+        bad |= {s for s in syms - known if s not in LIBC_ALLOWED and not CXX_ALLOWED.match(s)}
     return sorted(bad)
 
 
 def host_violations(host_objs: list[Path]) -> list[str]:
-    if nm() is None:
+    if nm() is None or not host_objs:
         return []
-    return sorted({s for o in host_objs for s in undefined(o) if HOST_DENIED.match(s)})
+    return sorted({s for syms in _symbols(host_objs, "-u").values() for s in syms if HOST_DENIED.match(s)})
 
 
 def demangle(names: list[str]) -> list[str]:
