@@ -45,6 +45,7 @@ def _host_only(extra: dict[str, str]) -> Candidate:
     return Candidate(task_id=ABSOLUTE.task_id, sample=0, files={**host, **extra}, origin="test:cheat")
 
 
+@pytest.mark.slow
 def test_include_of_the_answer_by_absolute_path_fails(sim, tmp_path):
     answer = next(p for p in ABSOLUTE.answer_dir.rglob("*.cpp") if "op_kernel" in p.parts)
     cand = _host_only({"op_host/steal.cpp": f'#include "{answer}"\n'})
@@ -53,6 +54,7 @@ def test_include_of_the_answer_by_absolute_path_fails(sim, tmp_path):
     assert "No such file" in res.log or "not found" in res.log.lower(), res.log[-800:]
 
 
+@pytest.mark.slow
 def test_op_definition_dump_cannot_touch_the_host(sim, tmp_path):
     """Candidate host code runs at build time (static constructors in the op-definition dump): it must not write
     the host file system or the build cache; and a tampered cached build of it is never loaded."""
@@ -86,6 +88,7 @@ const int kEvil = evil();
     assert not marker.exists() and not poison.exists() and not Path(f"/usr/poison-{tag}").exists()
 
 
+@pytest.mark.slow
 def test_host_code_reaching_outside_is_refused_before_it_runs(sim, tmp_path):
     marker = tmp_path / "ran"
     evil = f"""
@@ -106,6 +109,7 @@ const int kEvil = evil();
     assert not marker.exists()
 
 
+@pytest.mark.slow
 def test_kernel_calling_the_host_is_refused(sim, tmp_path):
     """Host-side compute from a kernel: any call outside the AscendC runtime and a little libm fails the build."""
     files = {k: p.read_text() for k, p in ((p.relative_to(ABSOLUTE.answer_dir).as_posix(), p)
