@@ -201,6 +201,8 @@ def sandboxed(cmd: list[str], ro: list[Path], rw: list[Path]) -> list[str]:
                 break
         if arg.startswith("/") and os.path.exists(arg):
             named.append(arg)
+            if os.path.exists(arg + ".gch"):   # a force-included header's precompiled twin
+                named.append(arg + ".gch")
     writable = [str(p) for p in rw]
     inside_rw = lambda p: any(p == w or p.startswith(w.rstrip("/") + "/") for w in writable)  # noqa: E731
     spec = {"ro": sorted({*map(str, ro), str(SIM_INCLUDE), sys.prefix, sys.base_prefix,
