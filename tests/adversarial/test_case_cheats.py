@@ -265,7 +265,7 @@ def test_kill_minus_one_reaches_nothing_outside(results):
 
 def test_nothing_survives_a_case(results, world):
     root = world[0]
-    trace = root / "scratch" / "daemon" / "out" / "daemon.txt"
+    trace = next((root / "scratch" / "daemon").glob("case-*")) / "out" / "daemon.txt"
     size = trace.stat().st_size if trace.exists() else 0
     time.sleep(1.0)
     assert (trace.stat().st_size if trace.exists() else 0) == size, "a daemon kept running after its case"
@@ -274,6 +274,7 @@ def test_nothing_survives_a_case(results, world):
 
 def test_the_runner_never_sees_a_seed_or_the_judge(world, results):
     root = world[0]
-    job = json.loads((root / "scratch" / "empty" / "exchange" / "job.json").read_text())
+    case_dir = next((root / "scratch" / "empty").glob("case-*"))
+    job = json.loads((case_dir / "exchange" / "job.json").read_text())
     assert not {"seed", "seeds", "tolerances", "reference", "validation_dir", "row"} & set(job)
-    assert oct((root / "scratch" / "empty" / "judge").stat().st_mode & 0o777) == "0o700"
+    assert oct((case_dir / "judge").stat().st_mode & 0o777) == "0o700"

@@ -136,11 +136,11 @@ def plan_calls(draws: int, timing: dict | None) -> list[dict]:
 
 def _case_dirs(scratch: Path) -> dict[str, Path]:
     """judge/ (trusted only), exchange/ (read-only for the candidate), out/ (the candidate's only writable dir)."""
-    if scratch.exists():
-        shutil.rmtree(scratch)
-    dirs = {k: scratch / k for k in ("judge", "exchange", "out")}
-    scratch.mkdir(parents=True, mode=0o755)
-    os.chmod(scratch, 0o755)
+    scratch.mkdir(parents=True, exist_ok=True)
+    root = scratch / f"case-{uuid.uuid4().hex[:12]}"   # callers may share one scratch between concurrent cases
+    dirs = {k: root / k for k in ("judge", "exchange", "out")}
+    root.mkdir(mode=0o755)
+    os.chmod(root, 0o755)
     dirs["judge"].mkdir(mode=0o700)
     dirs["exchange"].mkdir(mode=0o755)
     dirs["out"].mkdir(mode=0o700)
