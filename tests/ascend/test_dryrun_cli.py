@@ -32,7 +32,7 @@ def test_dry_run_prints_every_step_for_every_task(sample_suite, tmp_path, monkey
         assert f"-I{HELPER_DIR}" in pybind and "cust_opapi" not in pybind and "-ltorch_npu" in pybind
         build_env = block.split("# build environment: ")[1].splitlines()[0]
         assert "ASCEND_CUSTOM_OPP_PATH" not in build_env
-        assert "kernelgen.bench.worker" in block and "TASK_QUEUE_ENABLE=0" in block
+        assert "kernelgen.bench.runner" in block and "kernelgen.bench.judge compare" in block and "TASK_QUEUE_ENABLE=0" in block
     assert not (tmp_path / "cache").exists()        # nothing was built
 
 

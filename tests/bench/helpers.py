@@ -2,7 +2,7 @@
 
 `PyStandInBackend` is a BOUNDARY DOUBLE for a real kernel backend (sim/ascend compile AscendC; that cannot be
 assumed in these tests). It "compiles" a candidate by taking its Python stand-in for the `kernel_gen_ops`
-extension (file `stand_in/kernel_gen_ops.py` of the candidate) and fails with a syntax-class compile error when
+extension (file `op_kernel/stand_in/kernel_gen_ops.py` of the candidate: inside a folder a candidate may use) and fails with a syntax-class compile error when
 the kernel source contains `#error`. A kernel source may instead carry the stand-in inline as a
 `// stand-in: <python expression over args>` line (how the fake LLM's kernel-only answers do it). Everything after compile — the sandboxed worker, comparison, records,
 metrics — is the real harness.
@@ -79,9 +79,12 @@ def make_task(root: Path, op: str, kernel: str, *, level: int = 1, category: str
     if with_answer:
         (d / "answer" / "0" / "op_kernel").mkdir(parents=True, exist_ok=True)
         (d / "answer" / "0" / "op_kernel" / f"{kernel}.cpp").write_text("// reference kernel\n")
-        (d / "answer" / "0" / "stand_in").mkdir(parents=True, exist_ok=True)
-        (d / "answer" / "0" / "stand_in" / "kernel_gen_ops.py").write_text(stand_in(kernel, ref))
+        (d / "answer" / "0" / STAND_IN_FILE).parent.mkdir(parents=True, exist_ok=True)
+        (d / "answer" / "0" / STAND_IN_FILE).write_text(stand_in(kernel, ref))
     return d
+
+
+STAND_IN_FILE = "op_kernel/stand_in/kernel_gen_ops.py"
 
 
 def stand_in(kernel: str, expr: str, prelude: str = "") -> str:
@@ -95,7 +98,7 @@ def stand_in(kernel: str, expr: str, prelude: str = "") -> str:
 
 def candidate(task: Task, sample: int, body: str, *, kernel_src: str = "// kernel\n") -> Candidate:
     return Candidate(task_id=task.task_id, sample=sample, origin="test",
-                     files={f"op_kernel/{task.kernel_name}.cpp": kernel_src, "stand_in/kernel_gen_ops.py": body})
+                     files={f"op_kernel/{task.kernel_name}.cpp": kernel_src, STAND_IN_FILE: body})
 
 
 class PyStandInBackend:
@@ -125,7 +128,7 @@ class PyStandInBackend:
         if "#error" in src:
             return CompileResult(ok=False, seconds=time.perf_counter() - t0, log="kernel.cpp:1: error: #error",
                                  error_class=CompileErrorClass.SYNTAX, verdict=Verdict.COMPILE_ERROR)
-        stand = ws.root / "stand_in" / "kernel_gen_ops.py"
+        stand = ws.root / STAND_IN_FILE
         marker = next((ln.split("stand-in:", 1)[1].strip() for ln in src.splitlines() if "stand-in:" in ln), None)
         if not stand.exists() and marker:   # a generated kernel-only answer carries its Python stand-in inline
             stand.parent.mkdir(parents=True, exist_ok=True)
@@ -136,4 +139,4 @@ class PyStandInBackend:
         return CompileResult(ok=True, seconds=time.perf_counter() - t0)
 
     def runtime_env(self, ws: Workspace) -> RuntimeEnv:
-        return RuntimeEnv(env={}, python_path=[ws.root / "stand_in"], device="cpu")
+        return RuntimeEnv(env={}, python_path=[(ws.root / STAND_IN_FILE).parent], device="cpu")

@@ -14,7 +14,7 @@ import pytest
 from kernelgen.bench.records import RecordLog, stable_view
 from kernelgen.bench.tasks import load_suite
 
-from .helpers import make_task, stand_in
+from .helpers import STAND_IN_FILE, make_task, stand_in
 
 DRIVER = Path(__file__).resolve().parent / "resume_driver.py"
 
@@ -32,7 +32,7 @@ def _setup(tmp_path: Path) -> tuple[Path, Path]:
         slow = f"(__import__('time').sleep(0.3), {expr})[1]"
         lines.append({"task_id": op, "sample": sample,
                       "files": {f"op_kernel/{t.kernel_name}.cpp": kernel_src,
-                                "stand_in/kernel_gen_ops.py": stand_in(t.kernel_name, slow)}})
+                                STAND_IN_FILE: stand_in(t.kernel_name, slow)}})
     cand("Add", 0, "args[0] + args[1]")
     cand("Add", 1, "args[0] + args[1] + 1")
     cand("Add", 2, "args[0]", kernel_src="#error nope\n")
@@ -48,7 +48,7 @@ def _spec(tmp_path, suite, jsonl, out, name):
     doc = {"apiVersion": "kernelgen.ai/v1alpha1", "kind": "BenchRun", "metadata": {"name": name},
            "spec": {"suite": {"uri": str(suite), "shapeMode": "dynamic"},
                     "candidates": {"source": "jsonl", "uri": str(jsonl)},
-                    "evaluation": {"backend": "sim", "workers": 2, "runTimeoutSeconds": 60},
+                    "evaluation": {"backend": "sim", "workers": 2, "runTimeoutSeconds": 60, "seed": 11},
                     "metrics": {"k": [1, 2, 3], "bootstrapSamples": 200},
                     "output": {"uri": str(out)}}}
     p = tmp_path / f"{name}.json"

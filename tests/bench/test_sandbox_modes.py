@@ -27,7 +27,7 @@ def test_exec_mode_gives_the_same_verdicts(tmp_path, monkeypatch):
 
     def one(name):
         ws = be.prepare(task, candidate(task, 0, CASES[name][0]), tmp_path / "w" / name)
-        return name, sandbox.run_case(task, task.cases[0], be.runtime_env(ws), seed=1, timeout_s=15,
+        return name, sandbox.run_case(task, task.cases[0], be.runtime_env(ws), seed=1, timeout_s=90,
                                       memory_mib=1024, scratch=tmp_path / "s" / name)
 
     with ThreadPoolExecutor(3) as pool:

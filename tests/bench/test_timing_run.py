@@ -1,4 +1,4 @@
-"""evaluation.timing: raw A/B times land in the records, speedup = median(baseline)/median(candidate)."""
+"""evaluation.timing: raw times of every timed call land in the records, speedup = median(baseline)/median(candidate)."""
 from __future__ import annotations
 
 import statistics

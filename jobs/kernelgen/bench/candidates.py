@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import posixpath
+import re
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Iterable
@@ -26,10 +28,48 @@ class CandidateSourceError(Exception):
     """The source itself is unusable (missing file, bad JSON line): an infrastructure problem."""
 
 
+#: the folders (and top-level file) of a candidate, as in a cann-ops project: anything else is refused
+CANDIDATE_ROOTS = ("op_host", "op_kernel")
+CANDIDATE_TOP_FILES = ("CMakeLists.txt",)
+_KEY_RX = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*")
+MAX_FILE_CHARS = 1 << 20
+MAX_TOTAL_CHARS = 4 << 20
+MAX_FILES = 64
+
+
+def invalid_files(files: Any) -> str:
+    """Why a candidate's file map may not be written anywhere ('' when it is fine).
+
+    Keys come from untrusted JSONL: each must be a relative, normalised POSIX path of plain names (no '..',
+    no leading '/', no backslash, no hidden or empty component) under op_host/ or op_kernel/, or one of the
+    top-level build files; contents must be text of bounded size."""
+    if not isinstance(files, dict):
+        return "candidate files must be a mapping of relative paths to text"
+    if len(files) > MAX_FILES:
+        return f"candidate has {len(files)} files, more than {MAX_FILES}"
+    total = 0
+    for key, text in files.items():
+        if not isinstance(key, str) or not isinstance(text, str):
+            return f"candidate file {key!r}: path and content must be strings"
+        parts = key.split("/")
+        if len(key) > 200 or len(parts) > 6 or not all(_KEY_RX.fullmatch(p) for p in parts) \
+                or posixpath.normpath(key) != key:
+            return f"candidate file {key!r}: not a plain relative path"
+        if not ((parts[0] in CANDIDATE_ROOTS and len(parts) > 1) or key in CANDIDATE_TOP_FILES):
+            return f"candidate file {key!r}: outside {', '.join(f'{r}/' for r in CANDIDATE_ROOTS)} and " \
+                   f"{', '.join(CANDIDATE_TOP_FILES)}"
+        if len(text) > MAX_FILE_CHARS or "\0" in text:
+            return f"candidate file {key!r}: larger than {MAX_FILE_CHARS} characters or binary"
+        total += len(text)
+    if total > MAX_TOTAL_CHARS:
+        return f"candidate files hold {total} characters, more than {MAX_TOTAL_CHARS}"
+    return ""
+
+
 def candidate_sha256(files: dict[str, str]) -> str:
     h = hashlib.sha256()
-    for path in sorted(files):
-        h.update(path.encode() + b"\0" + files[path].encode() + b"\0")
+    for path in sorted(files, key=str):
+        h.update(str(path).encode() + b"\0" + str(files[path]).encode() + b"\0")
     return h.hexdigest()
 
 

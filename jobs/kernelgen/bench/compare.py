@@ -27,6 +27,19 @@ DEFAULT_TOLERANCES: dict[str, tuple[float, float]] = {
 }
 REL_EPS = 1e-7
 
+#: Whole-tensor checks, on top of the per-element rule (which a kernel can satisfy while being wrong on every
+#: element below atol, e.g. a softmax that zeroes its small probabilities): dtype -> (relative L1 and L2 error
+#: bound ||out-ref|| / ||ref||, fraction of elements allowed a gross (>50 %) relative error among those whose
+#: reference is a normal number, row-sum bound for outputs whose reference rows are distributions).
+WHOLE_TENSOR: dict[str, tuple[float, float, float]] = {
+    "float16": (5e-3, 0.01, 1e-2),
+    "bfloat16": (4e-2, 0.01, 8e-2),
+    "float32": (5e-4, 0.01, 1e-3),
+    "float64": (1e-6, 0.01, 1e-6),
+}
+GROSS_REL = 0.5
+GROSS_MIN = 8     # a handful of near-cancellation elements is not a pattern
+
 
 def dtype_name(dtype: Any) -> str:
     return str(dtype).replace("torch.", "")
@@ -124,7 +137,43 @@ def _value_check(i: int, ref, out, overrides, tol_dtype=None) -> Check:
                      f"{dtype_name(ref.dtype)}); max abs err {max_abs:.3g}, max rel err {max_rel:.3g}; first at "
                      f"{list(first)}: reference {ref[first].item()!r}, candidate {out[first].item()!r}",
                      max_abs, max_rel, frac)
+    whole = _whole_tensor_check(i, r, o, finite, abs_d, tol_dtype or ref.dtype)
+    if whole:
+        return Check(Verdict.VALUE_MISMATCH, whole, max_abs, max_rel, frac)
     return Check(Verdict.OK, "", max_abs, max_rel, 0.0)
+
+
+def _whole_tensor_check(i: int, r, o, finite, abs_d, dtype) -> str:
+    """'' or why the output as a whole is wrong though every element passed (see WHOLE_TENSOR)."""
+    import torch
+    bounds = WHOLE_TENSOR.get(dtype_name(dtype))
+    if bounds is None or r.is_complex() or r.numel() < 2:
+        return ""
+    norm_tol, gross_frac, rowsum_tol = bounds
+    rf = torch.where(finite, r, torch.zeros((), dtype=torch.float64))
+    of = torch.where(finite, o, torch.zeros((), dtype=torch.float64))
+    for name, p in (("L1", 1), ("L2", 2)):
+        ref_norm = float(torch.linalg.vector_norm(rf, p))
+        err = float(torch.linalg.vector_norm(abs_d, p))
+        if ref_norm > 0 and err > norm_tol * ref_norm:
+            return (f"output {i}: relative {name} error {err / ref_norm:.3g} exceeds {norm_tol:g} "
+                    f"({dtype_name(dtype)}) although every element is within tolerance")
+    tiny = torch.finfo(dtype).tiny if dtype.is_floating_point else 0.0
+    normal = finite & (r.abs() >= tiny)
+    if int(normal.sum()):
+        gross = int(((abs_d > GROSS_REL * r.abs()) & normal).sum())
+        if gross > max(GROSS_MIN, gross_frac * int(normal.sum())):
+            return (f"output {i}: {gross}/{int(normal.sum())} elements are off by more than "
+                    f"{GROSS_REL:.0%} of the reference (at most {gross_frac:.0%} allowed)")
+    if r.dim() >= 1 and r.shape[-1] >= 2 and bool(finite.all()) and bool((r >= 0).all()):
+        rows = r.reshape(-1, r.shape[-1]).sum(-1)
+        if bool(((rows - 1).abs() <= 1e-3).all()):   # the reference rows are probability distributions
+            got = o.reshape(-1, r.shape[-1]).sum(-1)
+            worst = float((got - rows).abs().max())
+            if worst > rowsum_tol:
+                return (f"output {i}: rows of a normalised output sum to {float(got[(got - rows).abs().argmax()]):.4g} "
+                        f"(reference 1, off by {worst:.3g} > {rowsum_tol:g})")
+    return ""
 
 
 def _max_of(x: Any) -> float | None:

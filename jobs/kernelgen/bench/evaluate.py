@@ -21,11 +21,11 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from .candidates import candidate_sha256, invalid_files
 from .errors import clip_log
-from .candidates import candidate_sha256
 from .model import Backend, Candidate, CaseResult, CompileResult, EvalRecord, Task, TestCase, Verdict
 from .records import RecordLog
-from .sandbox import run_case
+from .sandbox import derive_seed, run_case
 from .tasks import select_cases, task_sha256
 
 COMPILE_LOG_CHARS = 4000
@@ -39,7 +39,8 @@ class EvalSettings:
     compile_timeout_s: float = 600
     run_timeout_s: float = 120
     memory_mib: int = 4096
-    seed: int = 0
+    seed: int | None = None         # None: a fresh seed (the run stage draws and records one)
+    draws: int | None = None        # input draws per case; None: 2 in static mode, 1 in dynamic mode
     workers: int | None = None
     timing: bool = False
     warmup: int = 1
@@ -58,7 +59,7 @@ class EvalSettings:
                    memory_mib=ev.memory_limit_mib, seed=ev.seed, workers=ev.workers, timing=ev.timing,
                    warmup=ev.warmup, trials=ev.trials,
                    tolerances={k: {"atol": v.atol, "rtol": v.rtol} for k, v in ev.tolerances.items()},
-                   shape_mode=spec.suite.shape_mode, max_cases=spec.suite.max_cases,
+                   draws=getattr(ev, "draws", None), shape_mode=spec.suite.shape_mode, max_cases=spec.suite.max_cases,
                    exclusive_device=ev.exclusive_device)
 
 
@@ -77,10 +78,10 @@ class EvalOutcome:
     infra: list[InfraFailure] = field(default_factory=list)
 
 
-def derive_seed(base: int, task_id: str, case_id: int) -> int:
-    """A fixed, fresh seed per (task, case): every sample of a task sees the same inputs for a case."""
-    digest = hashlib.sha256(f"{base}:{task_id}:{case_id}".encode()).digest()
-    return int.from_bytes(digest[:4], "little") & 0x7FFFFFFF
+def fresh_seed() -> int:
+    """A run seed nobody can predict (a kernel that memorised one run's inputs fails the next run)."""
+    import secrets
+    return secrets.randbits(31)
 
 
 def shard_of(task_id: str, sample: int, shards: int) -> int:
@@ -117,6 +118,8 @@ class Evaluator:
                  on_skip: Callable[[int], None] | None = None):
         self.backend, self.settings, self.log, self.run = backend, settings, log, run
         self.workdir = Path(workdir)
+        if settings.seed is None:
+            settings.seed = fresh_seed()
         self.on_record, self.on_skip = on_record, on_skip
         self.versions = {**backend.versions(), "harness": HARNESS_VERSION}
         self._lock = threading.Lock()
@@ -166,8 +169,9 @@ class Evaluator:
             return
         seeds = {c.case_id: derive_seed(self.settings.seed, task.task_id, c.case_id) for c in todo}
         kernel_file = f"op_kernel/{task.kernel_name}.cpp"
-        if cand.parse_error or kernel_file not in cand.files:
-            why = cand.parse_error or f"candidate has no {kernel_file}"
+        bad_files = "" if cand.parse_error else invalid_files(cand.files)
+        if cand.parse_error or bad_files or kernel_file not in cand.files:
+            why = cand.parse_error or bad_files or f"candidate has no {kernel_file}"
             for c in todo:
                 self._record(task, cand, c, verdict=Verdict.PARSE_ERROR, message=why, cres=None, res=None,
                              seed=seeds[c.case_id], seconds=0.0)
@@ -205,7 +209,8 @@ class Evaluator:
             with self._device if exclusive else contextlib.nullcontext():
                 res = run_case(task, c, rt, seed=seeds[c.case_id], timeout_s=s.run_timeout_s,
                                memory_mib=s.memory_mib, scratch=scratch, tolerances=s.tolerances or None,
-                               timing={"warmup": s.warmup, "trials": s.trials} if s.timing else None)
+                               timing={"warmup": s.warmup, "trials": s.trials} if s.timing else None,
+                               draws=s.draws or (2 if s.shape_mode == "static" else 1))
                 hook = getattr(self.backend, "after_case", None)
                 if hook is not None:   # backend-specific typed verdicts and device health (ascend: canary)
                     res = hook(ws, c, res)

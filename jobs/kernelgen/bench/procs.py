@@ -34,6 +34,9 @@ def run_group(argv: list[str], deadline: float, *, cwd: Path | None = None,
             os.killpg(proc.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
-        proc.communicate()
+        try:   # a process that escaped the group may still hold the pipe: never wait on it unbounded
+            proc.communicate(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.stdout.close()
         raise StepTimedOut(started=True) from None
     return proc.returncode, out

@@ -32,6 +32,7 @@ CANDIDATES = "candidates.jsonl"
 RECORDS = "records.jsonl"
 STAGE_STATE = "stages"
 SPEC_COPY = "spec.json"
+SEED_FILE = "seed.json"
 
 
 class RunError(Exception):
@@ -184,6 +185,7 @@ def stage_evaluate(spec: Any, *, shard: int = 0, shards: int | None = None, prog
         (rd.path / SPEC_COPY).write_text(spec.model_dump_json(by_alias=True, exclude_none=True, indent=2))
         rd.push(SPEC_COPY)
     settings = EvalSettings.from_spec(spec)
+    settings.seed = _run_seed(rd, settings.seed)
     work = plan(suite.tasks, cands, settings, shard=shard, shards=shards)
     total = sum(len(cases) for _, _, cases in work)
     key = _shard_records_key(shard, shards)
@@ -230,6 +232,24 @@ def stage_evaluate(spec: Any, *, shard: int = 0, shards: int | None = None, prog
     return result
 
 
+def _run_seed(rd: RunDir, seed: int | None) -> int:
+    """The spec's seed, or the run's fresh one: drawn once, kept in seed.json so a resumed run (and anyone
+    reproducing it with `evaluation.seed`) sees the same inputs."""
+    if seed is not None:
+        return int(seed)
+    rd.pull(SEED_FILE)
+    path = rd.path / SEED_FILE
+    try:
+        return int(json.loads(path.read_text())["seed"])
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    from .evaluate import fresh_seed
+    seed = fresh_seed()
+    path.write_text(json.dumps({"seed": seed}))
+    rd.push(SEED_FILE)
+    return seed
+
+
 def _write_state(rd: RunDir, name: str, state: dict) -> None:
     d = rd.path / STAGE_STATE
     d.mkdir(exist_ok=True)
@@ -265,6 +285,10 @@ def stage_report(spec: Any, *, progress: Progress | None = None) -> RunResult:
     summary["planned"] = {"units": sum(s.get("units", 0) for s in evals),
                           "candidates": sum(s.get("candidates", 0) for s in evals),
                           "suite_tasks": max((s.get("tasks", 0) for s in evals), default=0)}
+    try:
+        summary["seed"] = int(json.loads((rd.path / SEED_FILE).read_text())["seed"])
+    except (OSError, ValueError, KeyError, TypeError):
+        summary["seed"] = spec.spec.evaluation.seed
     result.summary = summary
     result.report_paths = write_reports(rd.path, summary)
     try:

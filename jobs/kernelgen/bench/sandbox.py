@@ -33,16 +33,18 @@ from typing import Any, Mapping
 
 import kernelgen
 
+from . import jail
 from .model import CaseResult, RuntimeEnv, Task, TestCase, Verdict
 from .tasks import case_row
 
-WORKER_MODULE = "kernelgen.bench.worker"
-RESULT_PREFIX = "KERNELGEN_CASE_RESULT "
+JUDGE_MODULE = "kernelgen.bench.judge"
+RUNNER_MODULE = "kernelgen.bench.runner"
 COMPAT_DIR = Path(__file__).resolve().parent / "compat"
 HARNESS_ROOT = Path(kernelgen.__file__).resolve().parent.parent   # the dir that holds the kernelgen package
 #: torch alone maps ~3.1 GiB of address space on import; the parent's cap leaves room for it and the
 #: worker then tightens the cap to (mapped so far + memory_mib) before candidate code loads.
 TORCH_IMPORT_HEADROOM_MIB = 6144
+MAX_TIMED_DRAWS = 32
 _PASS_ENV = ("PATH", "LANG", "LC_ALL", "LD_LIBRARY_PATH", "ASCEND_HOME_PATH", "ASCEND_OPP_PATH",
              "ASCEND_TOOLKIT_HOME", "ASCEND_RT_VISIBLE_DEVICES")
 
@@ -114,79 +116,209 @@ def _tolerance_dict(tolerances: Any) -> dict[str, dict[str, float]] | None:
     return out
 
 
-def run_case(task: Task, case: TestCase, rt: RuntimeEnv, *, seed: int, timeout_s: float, memory_mib: int,
-             scratch: Path, tolerances: Any = None, timing: Any = None) -> CaseResult:
-    """Run `case` of `task` against the candidate that `rt` makes importable; never raises for candidate faults."""
-    t0 = time.perf_counter()
-    scratch = Path(scratch)
+def derive_seed(base: int, task_id: str, case_id: int, draw: int = 0) -> int:
+    """A fixed, fresh seed per (run seed, task, case, draw): every sample of a task sees the same inputs."""
+    import hashlib
+    text = f"{base}:{task_id}:{case_id}" + (f":{draw}" if draw else "")
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "little") & 0x7FFFFFFF
+
+
+def plan_calls(draws: int, timing: dict | None) -> list[dict]:
+    """The candidate's calls, each on its own input draw. Timed: warm-up calls on draw 0, then one timed call per
+    fresh draw, so an answer cached by an earlier call (or memorised from any earlier run) never fits."""
+    if not timing:
+        return [{"draw": d, "timed": False} for d in range(max(1, draws))]
+    trials = max(1, timing["trials"])
+    warm = [{"draw": 0, "timed": False} for _ in range(max(1, timing["warmup"]))]
+    fresh = min(trials, MAX_TIMED_DRAWS)   # bounded memory: long timing runs reuse the draws in turn
+    return warm + [{"draw": 1 + i % fresh, "timed": True} for i in range(trials)]
+
+
+def _case_dirs(scratch: Path) -> dict[str, Path]:
+    """judge/ (trusted only), exchange/ (read-only for the candidate), out/ (the candidate's only writable dir)."""
     scratch.mkdir(parents=True, exist_ok=True)
-    job = {
-        "task_id": task.task_id, "validation_dir": str(task.validation_dir), "case_id": case.case_id,
-        "row": case_row(task, case), "seed": int(seed), "device": rt.device,
-        "python_path": [str(p) for p in rt.python_path], "compat_dir": str(COMPAT_DIR),
-        "memory_mib": int(memory_mib), "tolerances": _tolerance_dict(tolerances), "timing": _timing_dict(timing),
-    }
-    job_file = scratch / f"case-{case.case_id}-{uuid.uuid4().hex[:8]}.json"
-    job_file.write_text(json.dumps(job, default=str))
+    root = scratch / f"case-{uuid.uuid4().hex[:12]}"   # callers may share one scratch between concurrent cases
+    dirs = {k: root / k for k in ("judge", "exchange", "out")}
+    root.mkdir(mode=0o755)
+    os.chmod(root, 0o755)
+    dirs["judge"].mkdir(mode=0o700)
+    dirs["exchange"].mkdir(mode=0o755)
+    dirs["out"].mkdir(mode=0o700)
+    if os.geteuid() == 0:   # the runner is uid nobody inside its sandbox
+        os.chown(dirs["out"], jail.NOBODY, jail.NOBODY)
+    return dirs
 
-    env = {k: os.environ[k] for k in _PASS_ENV if k in os.environ}
-    env.update({"HOME": str(scratch), "TMPDIR": str(scratch), "PYTHONDONTWRITEBYTECODE": "1",
-                "PYTHONNOUSERSITE": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
-                "PYTHONPATH": os.pathsep.join([*map(str, rt.python_path), str(HARNESS_ROOT)])})
-    for proxy in ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"):
-        env[proxy] = ""
-    env.update({k: str(v) for k, v in rt.env.items() if k != "PYTHONPATH"})
-    if "PYTHONPATH" in rt.env:
-        env["PYTHONPATH"] = os.pathsep.join([rt.env["PYTHONPATH"], env["PYTHONPATH"]])
 
-    prefix, net = network_isolation()
+def run_case(task: Task, case: TestCase, rt: RuntimeEnv, *, seed: int, timeout_s: float, memory_mib: int,
+             scratch: Path, tolerances: Any = None, timing: Any = None, draws: int = 2) -> CaseResult:
+    """Run `case` of `task` against the candidate that `rt` makes importable; never raises for candidate faults.
+
+    Three processes: the judge prepares (inputs, reference), the jailed runner runs the candidate, the judge
+    compares; only the judge's result file becomes the CaseResult."""
+    t0 = time.perf_counter()
+    d = _case_dirs(Path(scratch))
+    timing = _timing_dict(timing)
+    calls = plan_calls(draws, timing)
+    n_draws = max(c["draw"] for c in calls) + 1
+    shutil.copyfile(task.validation_dir / "module.py", d["exchange"] / "module.py")
+    common = {"task_id": task.task_id, "case_id": case.case_id, "device": rt.device, "calls": calls,
+              "compat_dir": str(COMPAT_DIR), "memory_mib": int(memory_mib), "inputs": str(d["exchange"] / "inputs.bin"),
+              "out_dir": str(d["out"])}
+    judge_job = {**common, "validation_dir": str(task.validation_dir), "row": case_row(task, case),
+                 "seeds": [derive_seed(seed, task.task_id, case.case_id, i) if i else int(seed)
+                           for i in range(n_draws)],
+                 "tolerances": _tolerance_dict(tolerances), "timing": timing,
+                 "reference": str(d["judge"] / "reference.bin"), "prepared": str(d["judge"] / "prepared.json"),
+                 "result": str(d["judge"] / "result.json")}
+    run_job = {**common, "python_path": [str(p) for p in rt.python_path], "module": str(d["exchange"] / "module.py"),
+               "env": _case_env(rt)}
+    (d["judge"] / "job.json").write_text(json.dumps(judge_job, default=str))
+    (d["exchange"] / "job.json").write_text(json.dumps(run_job, default=str))
     cpu_s = max(1, int(timeout_s * 2) + 5)
-    diagnostics = [] if prefix else [f"network {net}"]
-    ran = None
-    if _use_zygote(rt):
-        try:
-            ran = _zygote_run(job_file, env, scratch, timeout_s, cpu_s)
-        except ZygoteError as e:   # fall back to a freshly executed worker; the case itself is unaffected
-            diagnostics.append(f"fork server unavailable ({e}); ran a fresh interpreter")
-    if ran is None:
-        ran = _exec_run(prefix, job_file, env, scratch, timeout_s, cpu_s, memory_mib)
-        if isinstance(ran, CaseResult):
-            return ran
-    returncode, stdout, stderr, timed_out = ran
-    seconds = time.perf_counter() - t0
-    err_text = stderr
-    err_tail = [ln for ln in err_text.strip().splitlines()[-8:]]
-    if timed_out:
-        return CaseResult(Verdict.TIMEOUT, f"case {case.case_id} exceeded {timeout_s:g}s; process group killed",
-                          diagnostics=diagnostics + err_tail, seconds=seconds)
-    result = None
-    for line in stdout.splitlines():
-        if line.startswith(RESULT_PREFIX):
-            result = json.loads(line[len(RESULT_PREFIX):])
-    if result is None:
-        rc = returncode
-        if rc < 0 and -rc == signal.SIGXCPU:
-            verdict, msg = Verdict.TIMEOUT, f"case {case.case_id} exceeded its CPU-time limit ({cpu_s}s)"
-        elif "bad_alloc" in err_text or "MemoryError" in err_text or "Cannot allocate memory" in err_text:
-            verdict, msg = Verdict.MEMORY_EXCEEDED, f"case {case.case_id} exceeded the {memory_mib} MiB memory limit"
-        elif rc < 0:
-            verdict, msg = Verdict.RUNTIME_ERROR, (f"case worker died with signal "
-                                                   f"{_signal_names().get(-rc, -rc)} (candidate crashed)")
-        else:
-            verdict, msg = Verdict.RUNTIME_ERROR, f"case worker exited with status {rc} without a result"
-        return CaseResult(verdict, msg, diagnostics=diagnostics + err_tail, seconds=seconds)
+    judge_timeout = timeout_s * 2 + 60     # the reference and, when timed, the baseline trials
+    diagnostics: list[str] = []
+    steps = _Steps(rt, d, cpu_s, memory_mib, diagnostics)
+
+    ran = steps.judge("prepare", judge_timeout)
+    prepared = _read_json(d["judge"] / "prepared.json")
+    if ran.timed_out or not prepared or not prepared.get("ok"):
+        why = (prepared or {}).get("message") or ("timed out" if ran.timed_out else f"exit status {ran.status}")
+        return CaseResult(Verdict(prepared["verdict"]) if prepared and prepared.get("verdict") else Verdict.INFRA_ERROR,
+                          f"judge could not prepare case {case.case_id}: {why}",
+                          diagnostics=diagnostics + _tail(d["judge"] / "prepare.log"), seconds=time.perf_counter() - t0)
+
+    r0 = time.perf_counter()
+    ran = steps.run(timeout_s)
+    run_wall = time.perf_counter() - r0
+    if ran.timed_out:
+        return CaseResult(Verdict.TIMEOUT, f"case {case.case_id} exceeded {timeout_s:g}s; its sandbox was killed",
+                          diagnostics=diagnostics, seconds=time.perf_counter() - t0)
+    if ran.status == jail.JAIL_SETUP_FAILED:
+        return CaseResult(Verdict.INFRA_ERROR, "the case sandbox could not be set up",
+                          diagnostics=diagnostics + _tail(d["out"] / "runner.log"), seconds=time.perf_counter() - t0)
+    judge_job.update(run_rc=ran.status if ran.status is not None else -signal.SIGKILL, run_wall_s=run_wall)
+    (d["judge"] / "job.json").write_text(json.dumps(judge_job, default=str))
+    ran = steps.judge("compare", judge_timeout)
+    result = _read_json(d["judge"] / "result.json")
+    if ran.timed_out or result is None:
+        return CaseResult(Verdict.INFRA_ERROR, f"judge could not compare case {case.case_id}",
+                          diagnostics=diagnostics + _tail(d["judge"] / "compare.log"), seconds=time.perf_counter() - t0)
     try:
         verdict = Verdict(result["verdict"])
     except ValueError:
         verdict = Verdict.INFRA_ERROR
-    diags = diagnostics + [str(d).rstrip() for d in result.get("diagnostics", [])]
-    if verdict != Verdict.OK and not result.get("diagnostics"):
-        diags += err_tail
     return CaseResult(verdict, result.get("message", ""), max_abs_err=result.get("max_abs_err"),
                       max_rel_err=result.get("max_rel_err"), mismatch_fraction=result.get("mismatch_fraction"),
                       candidate_ms=[float(x) for x in result.get("candidate_ms", [])],
                       baseline_ms=[float(x) for x in result.get("baseline_ms", [])],
-                      diagnostics=diags, seconds=seconds)
+                      diagnostics=diagnostics + [str(x).rstrip() for x in result.get("diagnostics", [])],
+                      seconds=time.perf_counter() - t0)
+
+
+def _read_json(path: Path) -> dict | None:
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def _tail(path: Path) -> list[str]:
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+    except OSError:
+        return []
+    try:
+        size = os.fstat(fd).st_size
+        os.lseek(fd, max(0, size - 4000), os.SEEK_SET)
+        return os.read(fd, 4000).decode(errors="replace").strip().splitlines()[-8:]
+    finally:
+        os.close(fd)
+
+
+def _base_env(home: Path | str) -> dict[str, str]:
+    env = {k: os.environ[k] for k in _PASS_ENV if k in os.environ}
+    env.update({"HOME": str(home), "TMPDIR": str(home), "PYTHONDONTWRITEBYTECODE": "1", "PYTHONNOUSERSITE": "1",
+                "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "PYTHONPATH": str(HARNESS_ROOT)})
+    for proxy in ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"):
+        env[proxy] = ""
+    return env
+
+
+def _case_env(rt: RuntimeEnv) -> dict[str, str]:
+    """The candidate's environment inside its sandbox: nothing of the harness's, plus the backend's variables."""
+    env = {k: v for k, v in _base_env("/tmp").items() if k != "PYTHONPATH"}
+    env.update({k: str(v) for k, v in rt.env.items() if k != "PYTHONPATH"})
+    return env
+
+
+class _Ran:
+    def __init__(self, status: int | None, timed_out: bool):
+        self.status, self.timed_out = status, timed_out
+
+
+class _Steps:
+    """Starts a case's steps through the fork server, or as fresh interpreters (exec mode / fallback)."""
+
+    def __init__(self, rt: RuntimeEnv, dirs: dict[str, Path], cpu_s: int, memory_mib: int, diagnostics: list[str]):
+        self.rt, self.d, self.cpu_s, self.memory_mib, self.diagnostics = rt, dirs, cpu_s, memory_mib, diagnostics
+        self.zygote = _use_zygote(rt)
+
+    def _zygote(self, role: str, job: Path, log: Path, cwd: Path, env: dict, timeout_s: float) -> _Ran | None:
+        if not self.zygote:
+            return None
+        req = {"id": uuid.uuid4().hex, "role": role, "job": str(job), "log": str(log), "cwd": str(cwd), "env": env,
+               "cpu_s": self.cpu_s}
+        try:
+            status, timed_out = _get_zygote().run(req, timeout_s)
+            return _Ran(status, timed_out)
+        except ZygoteError as e:   # fall back to fresh interpreters; the case itself is unaffected
+            self.zygote = False
+            self.diagnostics.append(f"fork server unavailable ({e}); ran fresh interpreters")
+            return None
+
+    def judge(self, role: str, timeout_s: float) -> _Ran:
+        job, log = self.d["judge"] / "job.json", self.d["judge"] / f"{role}.log"
+        env = _base_env(self.d["judge"])
+        ran = self._zygote(role, job, log, self.d["judge"], env, timeout_s)
+        if ran is None:
+            prefix, _ = network_isolation()
+            ran = _exec([*prefix, sys.executable, "-m", JUDGE_MODULE, role, str(job)], log, self.d["judge"], env,
+                        timeout_s, self.cpu_s, (int(self.memory_mib) * 4 + TORCH_IMPORT_HEADROOM_MIB) << 20)
+        return ran
+
+    def run(self, timeout_s: float) -> _Ran:
+        job, log = self.d["exchange"] / "job.json", self.d["out"] / "runner.log"
+        env = _case_env(self.rt)
+        ran = self._zygote("run", job, log, self.d["out"], env, timeout_s)
+        if ran is None:
+            exec_env = {**env, "PYTHONPATH": str(HARNESS_ROOT)}
+            ran = _exec([sys.executable, "-m", RUNNER_MODULE, str(job)], log, self.d["out"], exec_env, timeout_s,
+                        self.cpu_s, (int(self.memory_mib) + TORCH_IMPORT_HEADROOM_MIB) << 20)
+        return ran
+
+
+def _exec(cmd: list[str], log: Path, cwd: Path, env: dict, timeout_s: float, cpu_s: int, as_bytes: int) -> _Ran:
+    """A fresh interpreter; output goes to a file, never a pipe (a process left holding a pipe cannot stall us)."""
+    fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o644)
+    try:
+        proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=fd, stderr=fd,
+                                start_new_session=True, preexec_fn=_preexec(as_bytes, cpu_s))
+    except OSError as e:
+        os.write(fd, f"could not start {cmd[:3]}: {e}\n".encode())
+        return _Ran(None, False)
+    finally:
+        os.close(fd)
+    try:
+        proc.wait(timeout=timeout_s)
+        timed_out = False
+    except subprocess.TimeoutExpired:
+        timed_out = True
+    _kill_group(proc.pid)   # also strays the step left behind in its process group
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        pass
+    return _Ran(proc.returncode, timed_out)
 
 
 def _kill_group(pid: int) -> None:
@@ -194,29 +326,6 @@ def _kill_group(pid: int) -> None:
         os.killpg(pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
-
-
-def _exec_run(prefix: list[str], job_file: Path, env: dict[str, str], scratch: Path, timeout_s: float, cpu_s: int,
-              memory_mib: int) -> tuple[int, str, str, bool] | CaseResult:
-    """A freshly executed worker interpreter (the fallback, and the mode for runtime envs that need exec)."""
-    cmd = [*prefix, sys.executable, "-m", WORKER_MODULE, str(job_file)]
-    as_bytes = (int(memory_mib) + TORCH_IMPORT_HEADROOM_MIB) << 20
-    try:
-        proc = subprocess.Popen(cmd, cwd=scratch, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, start_new_session=True,
-                                preexec_fn=_preexec(as_bytes, cpu_s))
-    except OSError as e:
-        return CaseResult(Verdict.INFRA_ERROR, f"could not start the case worker: {e}")
-    timed_out = False
-    try:
-        stdout, stderr = proc.communicate(timeout=timeout_s)
-    except subprocess.TimeoutExpired:
-        timed_out = True
-        _kill_group(proc.pid)
-        stdout, stderr = proc.communicate()
-    finally:
-        _kill_group(proc.pid)  # stray grandchildren that outlived the worker
-    return proc.returncode, stdout.decode(errors="replace"), stderr.decode(errors="replace"), timed_out
 
 
 # -- fork server ------------------------------------------------------------------------------------------------
@@ -345,14 +454,3 @@ def shutdown_zygote() -> None:
         if _ZYGOTE is not None:
             _ZYGOTE.close()
             _ZYGOTE = None
-
-
-def _zygote_run(job_file: Path, env: dict[str, str], scratch: Path, timeout_s: float,
-                cpu_s: int) -> tuple[int, str, str, bool]:
-    rid = uuid.uuid4().hex
-    result, log = scratch / f"result-{rid[:8]}.txt", scratch / f"worker-{rid[:8]}.log"
-    req = {"id": rid, "job": str(job_file), "env": env, "scratch": str(scratch), "cpu_s": cpu_s,
-           "result": str(result), "log": str(log)}
-    status, timed_out = _get_zygote().run(req, timeout_s)
-    read = lambda p: p.read_text(errors="replace") if p.exists() else ""  # noqa: E731
-    return (status if status is not None else -signal.SIGKILL), read(result), read(log), timed_out

@@ -1,14 +1,16 @@
-"""Fork server for the case worker: pays torch's import once, then forks one fresh process per case.
+"""Fork server for the case steps: pays torch's import once, then forks one fresh process per step.
 
 Started by `kernelgen.bench.sandbox` inside the same isolation as a plain worker (its own session, no
 network namespace, sanitized environment). It imports torch and the worker module, prints ``READY`` and then
 reads one JSON request per line on stdin. For each it forks a child that:
   - becomes the leader of a new session / process group (the harness kills the group on timeout),
-  - sets RLIMIT_CORE=0 and RLIMIT_CPU, chdirs to the case's scratch directory, replaces the environment,
-  - points fds 0/1/2 at /dev/null and a log file in scratch, and writes its one result line to a file,
-  - runs exactly one case (`worker.execute`) and ``_exit``s without interpreter teardown.
-The worker then tightens RLIMIT_AS to (mapped so far + memory budget) before any candidate code loads, as a
-freshly executed worker does. Replies on stdout: ``STARTED <id> <pid>`` and ``EXITED <id> <status>``; the
+  - sets RLIMIT_CORE=0 and RLIMIT_CPU, replaces the environment, points fds 0/1/2 at /dev/null and a log file,
+  - runs exactly one step: the judge's ``prepare`` or ``compare`` (`kernelgen.bench.judge`, trusted: never
+    loads candidate code), or ``run``: enters the jail (`kernelgen.bench.jail`) and runs the candidate
+    (`kernelgen.bench.runner`), which tightens RLIMIT_AS before any candidate code loads;
+  - ``_exit``s without interpreter teardown.
+The fork server itself is non-dumpable and never holds a case's inputs, references or verdict (its children
+write them to files), so a candidate forked from it finds nothing of the judge in its memory. Replies on stdout: ``STARTED <id> <pid>`` and ``EXITED <id> <status>``; the
 request ``KILL <id>`` kills that case's process group (pids are the zygote's: where the zygote runs in its own
 PID namespace — the default where unshare allows it — only it can name them). In a PID namespace the cases
 cannot see or signal the harness, and the zygote (PID 1 there) cannot be killed by them.
@@ -26,7 +28,8 @@ import sys
 
 
 def _child(req: dict) -> None:
-    from kernelgen.bench import worker
+    """One step of a case: ``prepare`` / ``compare`` (the judge, trusted) or ``run`` (the candidate, jailed)."""
+    from kernelgen.bench import jail, judge, runner
 
     code = 0
     try:
@@ -34,21 +37,29 @@ def _child(req: dict) -> None:
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         cpu = int(req["cpu_s"])
         resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 5))
-        os.chdir(req["scratch"])
-        os.environ.clear()
-        os.environ.update(req["env"])
         null = os.open(os.devnull, os.O_RDONLY)
-        log = os.open(req["log"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        result_fd = os.open(req["result"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        log = os.open(req["log"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o644)
         os.dup2(null, 0)
         os.dup2(log, 1)
         os.dup2(log, 2)
+        os.close(log)
         sys.stdout = sys.stderr = os.fdopen(os.dup(2), "w", buffering=1)
         with open(req["job"]) as f:
             job = json.load(f)
-        worker.emit(result_fd, worker.execute(job))
+        if req["role"] == "run":
+            jail.enter(runner.jail_spec(job))
+            os.environ.clear()
+            os.environ.update(req["env"])
+            runner.execute(job)
+        else:
+            os.chdir(req["cwd"])
+            os.environ.clear()
+            os.environ.update(req["env"])
+            judge.execute(req["role"], job)
         sys.stderr.flush()
     except BaseException:  # noqa: BLE001 - the parent sees a missing result and a non-zero status
+        import traceback
+        traceback.print_exc()
         code = 70
     os._exit(code)
 
@@ -56,7 +67,9 @@ def _child(req: dict) -> None:
 def main() -> None:
     import torch  # noqa: F401  - the point of the zygote: imported once, shared copy-on-write
 
-    from kernelgen.bench import compare, worker  # noqa: F401
+    from kernelgen.bench import compare, jail, judge, runner, tensorio  # noqa: F401
+
+    jail.set_non_dumpable()   # no case can read or write this process's memory (/proc/<pid>/mem, ptrace)
 
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     children: dict[int, str] = {}

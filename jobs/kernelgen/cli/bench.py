@@ -28,7 +28,7 @@ def _load(path: Path, runs_root: Optional[str] = None) -> Any:
 
 def _spec_from_flags(name: str, suite: str, candidates: str, candidates_uri: Optional[str], backend: str,
                      output: str, levels: list[int], categories: list[str], names: list[str], limit: Optional[int],
-                     shape_mode: str, max_cases: Optional[int], timing: bool, workers: Optional[int], seed: int) -> Any:
+                     shape_mode: str, max_cases: Optional[int], timing: bool, workers: Optional[int], seed: Optional[int]) -> Any:
     from kernelgen.cli.main import EXIT_INVALID_SPEC, print_spec_errors
     from kernelgen.specs import SpecError, load_spec
     doc = {"apiVersion": "kernelgen.ai/v1alpha1", "kind": "BenchRun", "metadata": {"name": name},
@@ -114,7 +114,8 @@ def run_cmd(
     max_cases: Optional[int] = typer.Option(None, "--max-cases", help="At most this many cases per task."),
     timing: bool = typer.Option(False, "--timing/--no-timing", help="Time candidates against the reference."),
     workers: Optional[int] = typer.Option(None, "--workers", help="Parallel candidates."),
-    seed: int = typer.Option(0, "--seed", help="Input seed."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Input seed (default: a fresh one per run, recorded "
+                                                              "in seed.json; set it to reproduce a run)."),
     no_progress: bool = typer.Option(False, "--no-progress", help="No progress bars."),
     dry_run: bool = typer.Option(False, "--dry-run", help="ascend backend: print the exact command sequence per "
                                  "task (build, checks, run environment) and run nothing."),

@@ -149,7 +149,11 @@ class Evaluation(SpecModel):
     )
     warmup: int = Field(default=1, ge=0, le=1000, description="Untimed runs before timing.")
     trials: int = Field(default=10, ge=1, le=10000, description="Timed runs per case.")
-    seed: int = Field(default=0, description="Seed for generated inputs (each case derives its own).")
+    seed: int | None = Field(default=None, description="Seed for generated inputs (each case and input draw derives "
+                             "its own). Unset: a fresh seed per run, recorded in the run's seed.json and "
+                             "summary.json; set it to reproduce a run.")
+    draws: int | None = Field(default=None, ge=1, le=16, description="Input draws per test case, each compared "
+                              "(unset: 2 in static shape mode, 1 in dynamic mode).")
     workers: int | None = Field(default=None, ge=1, le=256, description="Parallel candidate processes (unset: CPUs).")
     timing: bool = Field(default=False, description="Measure speedup against the reference (needs exclusive devices).")
     tolerances: dict[str, Tolerance] = Field(

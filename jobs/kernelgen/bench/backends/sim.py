@@ -26,13 +26,16 @@ import time
 import uuid
 from pathlib import Path
 
+from ..candidates import invalid_files
 from ..errors import classify_compile_error, clip_log
+from ..jail import JAIL_SETUP_FAILED, NOBODY
 from ..procs import StepTimedOut, run_group
 from ..torch_cxx import DEVICE_STD, binding_std_flag
-from . import kernel_lint, sim_cube
+from . import kernel_lint, sim_cube, symbols
 from ..model import Candidate, CompileErrorClass, CompileResult, RuntimeEnv, Task, Verdict, Workspace
 
 REPO_ROOT = Path(__file__).resolve().parents[4]
+JAIL_SCRIPT = Path(__file__).resolve().parents[1] / "jail.py"
 SIM_ROOT = Path(os.environ.get("ASCSIM_ROOT", REPO_ROOT / "sim"))
 SIM_INCLUDE = SIM_ROOT / "include"
 SIM_PYTHON = SIM_ROOT / "python"
@@ -158,16 +161,86 @@ class BuildError(Exception):
         self.error_class = error_class
 
 
-def _run(cmd: list[str], deadline: float, cwd: Path | None = None, what: str = "") -> str:
-    """Run a build step in its own process group; raise BuildError on failure or when the deadline passes."""
+def _run(cmd: list[str], deadline: float, cwd: Path | None = None, what: str = "",
+         jail: tuple[list[Path], list[Path]] | None = None) -> str:
+    """Run a build step in its own process group; raise BuildError on failure or when the deadline passes.
+
+    With `jail` = (read-only paths, writable paths) the step runs in the build sandbox (`sandboxed`)."""
+    if jail is not None:
+        cmd = sandboxed(cmd, *jail)
+        if os.geteuid() == 0:   # the sandboxed step runs as nobody: its output directories must be its own
+            for d in jail[1]:
+                os.chown(d, NOBODY, NOBODY)
     try:
-        rc, out = run_group(cmd, deadline, cwd=cwd)
+        rc, out = run_group(cmd, deadline, cwd=cwd, env=None if jail is None else {})
     except StepTimedOut as e:
         raise BuildError(f"build step '{what}' timed out" if e.started else f"build timed out before {what}",
                          Verdict.TIMEOUT) from None
+    if rc == JAIL_SETUP_FAILED and jail is not None:
+        raise BuildError(f"[{what}] the build sandbox could not be set up\n{out}", Verdict.INFRA_ERROR)
     if rc != 0:
         raise BuildError(f"[{what}] exit code {rc}\n{out}")
     return out
+
+
+_PATH_FLAGS = ("-I", "-L", "-Wl,-rpath,", "-isystem")
+
+
+def sandboxed(cmd: list[str], ro: list[Path], rw: list[Path]) -> list[str]:
+    """`cmd` wrapped in the build sandbox (kernelgen.bench.jail as a script): a read-only root holding only the
+    system toolchain, the interpreter's packages (torch headers and libraries), the simulator headers, `ro`,
+    every absolute path the command names (include dirs, objects, precompiled headers) and the writable `rw`;
+    uid nobody, no network, a clean environment. The suite (answers, validation files), the build cache as a
+    whole, the run directory and the harness are not there, so `#include "/abs/path"` or `.incbin` of them fails
+    and the op-definition dump (candidate host code) can write nothing that outlives it."""
+    exe = shutil.which(cmd[0]) or cmd[0]
+    named: list[str] = []
+    for arg in cmd[1:]:
+        for flag in _PATH_FLAGS:
+            if arg.startswith(flag) and len(arg) > len(flag):
+                arg = arg[len(flag):]
+                break
+        if arg.startswith("/") and os.path.exists(arg):
+            named.append(arg)
+            if os.path.exists(arg + ".gch"):   # a force-included header's precompiled twin
+                named.append(arg + ".gch")
+    writable = [str(p) for p in rw]
+    inside_rw = lambda p: any(p == w or p.startswith(w.rstrip("/") + "/") for w in writable)  # noqa: E731
+    spec = {"ro": sorted({*map(str, ro), str(SIM_INCLUDE), sys.prefix, sys.base_prefix,
+                          *(p for p in named if not inside_rw(p))}),
+            "rw": writable, "tmpfs_mib": 512, "cwd": "/tmp", "nproc": 4096,
+            "env": {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp", "TMPDIR": "/tmp"}}
+    return [sys.executable, "-I", str(JAIL_SCRIPT), json.dumps(spec), "--", exe, *cmd[1:]]
+
+
+def file_sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def publish(src: Path, target: Path) -> Path:
+    """Copy a build product into the cache (only the harness writes there) next to its sha256."""
+    tmp = target.with_name(f".{target.name}.{uuid.uuid4().hex}.tmp")
+    shutil.copyfile(src, tmp)
+    digest = file_sha256(tmp)
+    side = target.with_name(target.name + ".sha256")
+    side_tmp = side.with_name(f".{side.name}.{uuid.uuid4().hex}.tmp")
+    side_tmp.write_text(digest)
+    os.replace(side_tmp, side)
+    os.replace(tmp, target)
+    return target
+
+
+def verified(target: Path) -> bool:
+    """A cached artefact is used only when its content still has the hash recorded when it was published."""
+    side = target.with_name(target.name + ".sha256")
+    try:
+        return target.is_file() and side.read_text().strip() == file_sha256(target)
+    except OSError:
+        return False
 
 
 # ----------------------------------------------------------------------------------------- source preparation --
@@ -336,6 +409,9 @@ class SimBackend:
         return True, "ok"
 
     def prepare(self, task: Task, candidate: Candidate, workdir: Path) -> Workspace:
+        bad = invalid_files(candidate.files)
+        if bad:   # the evaluator refuses these first; a backend never writes an unchecked path
+            raise ValueError(bad)
         workdir = Path(workdir)
         src = workdir / "src"
         if src.exists():
@@ -365,8 +441,10 @@ class SimBackend:
         t0 = time.monotonic()
         out = self.build_dir(ws)
         if (out / f"{MODULE}{EXT_SUFFIX}").exists():
-            log = (out / "build.log").read_text() if (out / "build.log").exists() else ""
-            return CompileResult(ok=True, seconds=time.monotonic() - t0, log=log, cached=True)
+            if build_verified(out):
+                log = (out / "build.log").read_text() if (out / "build.log").exists() else ""
+                return CompileResult(ok=True, seconds=time.monotonic() - t0, log=log, cached=True)
+            shutil.rmtree(out, ignore_errors=True)   # tampered or half-written: never loaded, rebuilt
         try:
             log = self._build(ws, out, t0 + timeout_s)
         except BuildError as e:
@@ -388,16 +466,27 @@ class SimBackend:
         return RuntimeEnv(env=env, python_path=[self.build_dir(ws), SIM_PYTHON], device="cpu")
 
     # -- build steps ------------------------------------------------------------------------------------------
-    def _obj(self, name: str, key: str, cmd_fn, deadline: float, what: str) -> Path:
-        """Content-addressed object cache: cmd_fn(out_path) builds the object when the key is new."""
+    def _obj(self, name: str, key: str, cmd_fn, deadline: float, what: str, stage: Path | None = None,
+             ro: tuple[Path, ...] = ()) -> Path:
+        """Content-addressed object cache: cmd_fn(out_path) builds the object when the key is new.
+
+        With `stage` (candidate-influenced sources) the compiler runs in the build sandbox, writing only into
+        `stage`; the harness then publishes the object into the cache with its hash. A cached object is used
+        only when its hash still matches (`verified`)."""
         objs = self.cache / "objs"
         objs.mkdir(parents=True, exist_ok=True)
         target = objs / f"{name}-{_sha(key, self.cxx_id)[:24]}.o"
-        if target.exists():
+        if verified(target):
             return target
-        tmp = objs / f".{target.name}.{uuid.uuid4().hex}.tmp.o"
-        _run(cmd_fn(tmp), deadline, what=what)
-        os.replace(tmp, target)
+        if stage is None:   # trusted sources only (the simulator runtime)
+            tmp = objs / f".{target.name}.{uuid.uuid4().hex}.tmp.o"
+            _run(cmd_fn(tmp), deadline, what=what)
+        else:
+            stage.mkdir(parents=True, exist_ok=True)
+            tmp = stage / target.name
+            _run(cmd_fn(tmp), deadline, what=what, jail=(list(ro), [stage]))
+        publish(tmp, target)
+        tmp.unlink(missing_ok=True)
         return target
 
     def _runtime_objs(self, deadline: float) -> tuple[Path, Path]:
@@ -481,14 +570,22 @@ class SimBackend:
         for p in host_srcs:
             key = _sha(headers_hash(*HOST_HEADERS), host_ctx, p.name, *hflags[:3])
             host_objs.append(self._obj("host", key, lambda o, p=p: [self.cxx, *hflags, "-c", str(p), "-o", str(o)], deadline,
-                                       f"host {p.name}"))
+                                       f"host {p.name}", stage=work / "objs", ro=(src,)))
+
+        denied = symbols.host_violations(host_objs)
+        if denied:   # checked before the op-definition dump runs any of it
+            raise BuildError("error: op_host calls functions a tiling function may not use: "
+                             + ", ".join(symbols.demangle(denied)[:12]), error_class=CompileErrorClass.SCOPE)
 
         # 2. registered OpDefs and tiling classes
-        dump_exe = work / "opdump"
+        dump_dir = work / "opdump"
+        dump_dir.mkdir()
+        dump_exe = dump_dir / "opdump"
         _run([self.cxx, "-o", str(dump_exe), str(dump_obj), *map(str, host_objs), str(rt_obj), "-lpthread"], deadline,
-             what="link host")
-        try:
-            dump = json.loads(_run([str(dump_exe)], min(deadline, time.monotonic() + 60), what="host registration").strip().splitlines()[-1])
+             what="link host", jail=([], [dump_dir]))
+        try:   # candidate host code runs here: in the sandbox, with nothing writable that outlives it
+            dump = json.loads(_run([str(dump_exe)], min(deadline, time.monotonic() + 60), what="host registration",
+                                   jail=([dump_dir], [])).strip().splitlines()[-1])
         except (json.JSONDecodeError, IndexError) as e:
             raise BuildError(f"error: host registration produced no usable op description ({e})")
         opdef = dump["ops"].get(task.op_name)
@@ -546,7 +643,12 @@ class SimBackend:
                                     core, ktype, idle_aic))
             key = _sha(headers_hash(*KERNEL_HEADERS), kctx, tu.read_text(), *kflags)
             kernel_objs.append(self._obj("kernel", key, lambda o, tu=tu: [self.cxx, *kflags, *inc, "-c", str(tu), "-o", str(o)],
-                                         deadline, f"kernel combination {i} ({core})"))
+                                         deadline, f"kernel combination {i} ({core})", stage=work / "objs", ro=(work,)))
+
+        outside = symbols.kernel_violations(kernel_objs, rt_obj)
+        if outside:   # device code can only reach the AscendC runtime and a little libm: no host-side compute
+            raise BuildError("error: kernel code calls functions outside the AscendC runtime: "
+                             + ", ".join(symbols.demangle(outside)[:12]), error_class=CompileErrorClass.SCOPE)
 
         # 4. the task's pybind module
         tinfo = torch_build_info()
@@ -554,24 +656,48 @@ class SimBackend:
         pyb = src / "pybind.cpp"
         pkey = _sha(headers_hash(*PYBIND_HEADERS), pyb.read_text(), *_portable(pflags))
         pyb_obj = self._obj("pybind", pkey, lambda o: [self.cxx, *pflags, *self._torch_pch(pflags, deadline), "-c", str(pyb),
-                                                       "-o", str(o)], deadline, "pybind")
+                                                       "-o", str(o)], deadline, "pybind", stage=work / "objs", ro=(src,))
 
-        # 5. link the extension, then publish the build directory atomically
-        tmp_out = out.parent / f".{out.name}.{uuid.uuid4().hex}.tmp"
-        if tmp_out.exists():
-            shutil.rmtree(tmp_out)
-        tmp_out.mkdir(parents=True)
+        # 5. link the extension (sandboxed), then publish the build directory atomically with its manifest
+        link_dir = work / "link"
+        link_dir.mkdir()
         libs = [f"-L{d}" for d in tinfo["lib"]] + [f"-Wl,-rpath,{d}" for d in tinfo["lib"]]
-        _run([self.cxx, "-shared", "-o", str(tmp_out / f"{MODULE}{EXT_SUFFIX}"), str(pyb_obj), *map(str, host_objs),
+        _run([self.cxx, "-shared", "-o", str(link_dir / f"{MODULE}{EXT_SUFFIX}"), str(pyb_obj), *map(str, host_objs),
               *map(str, kernel_objs), str(rt_obj), *libs, "-lc10", "-ltorch", "-ltorch_cpu", "-ltorch_python", "-lpthread"],
-             deadline, what="link extension")
-        shutil.copy(work / "opdef.json", tmp_out / "opdef.json")
-        (tmp_out / "build.log").write_text("\n".join(log))
-        if out.exists():
-            shutil.rmtree(tmp_out, ignore_errors=True)
-        else:
-            os.replace(tmp_out, out)
+             deadline, what="link extension", jail=([], [link_dir]))
+        shutil.copy(work / "opdef.json", link_dir / "opdef.json")
+        (link_dir / "build.log").write_text("\n".join(log))
+        publish_build(link_dir, out)
         return "\n".join(log)
+
+
+BUILD_MANIFEST = "manifest.json"
+
+
+def publish_build(src: Path, out: Path) -> None:
+    """Copy a finished build into the cache as a directory with a manifest of every file's sha256."""
+    tmp_out = out.parent / f".{out.name}.{uuid.uuid4().hex}.tmp"
+    tmp_out.mkdir(parents=True)
+    files = {}
+    for f in sorted(p for p in src.iterdir() if p.is_file() and not p.is_symlink()):
+        shutil.copyfile(f, tmp_out / f.name)
+        files[f.name] = file_sha256(tmp_out / f.name)
+    (tmp_out / BUILD_MANIFEST).write_text(json.dumps({"files": files}, indent=1))
+    if out.exists():
+        shutil.rmtree(tmp_out, ignore_errors=True)
+    else:
+        os.replace(tmp_out, out)
+
+
+def build_verified(out: Path) -> bool:
+    """Every file of a cached build is exactly what the manifest lists, with the recorded hash."""
+    try:
+        files = json.loads((out / BUILD_MANIFEST).read_text())["files"]
+        present = {p.name for p in out.iterdir()} - {BUILD_MANIFEST}
+        return present == set(files) and all(file_sha256(out / n) == h for n, h in files.items()) and \
+            not any((out / n).is_symlink() for n in files)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return False
 
 
 def create_backend(**opts: object) -> SimBackend:

@@ -49,8 +49,12 @@ def describe(backend: AscendBackend, task: Any, cand: Any, cases: list, workdir:
     prefix = shlex.join(network_isolation()[0])
     yield f"# {len(steps) + 2}. run {len(cases)} case(s), one fresh sandboxed process each, one at a time on the device " \
           f"({rt.device} after the visibility mask):"
-    yield (f"{prefix + ' ' if prefix else ''}env {env} PYTHONPATH={shlex.quote(py)} {shlex.quote(sys.executable)} "
-           "-m kernelgen.bench.worker <case job.json>   # own session/process group, RLIMIT_AS/CPU, scratch cwd")
+    yield (f"{prefix + ' ' if prefix else ''}env PYTHONPATH={shlex.quote(str(HARNESS_ROOT))} {shlex.quote(sys.executable)} "
+           "-m kernelgen.bench.judge prepare <judge job.json>   # trusted: inputs + reference, never the candidate")
+    yield (f"env {env} PYTHONPATH={shlex.quote(py)} {shlex.quote(sys.executable)} "
+           "-m kernelgen.bench.runner <runner job.json>   # jailed: namespaces, uid nobody, read-only root, /dev bound")
+    yield (f"{prefix + ' ' if prefix else ''}env PYTHONPATH={shlex.quote(str(HARNESS_ROOT))} {shlex.quote(sys.executable)} "
+           "-m kernelgen.bench.judge compare <judge job.json>   # trusted: every call's outputs, the verdict")
     yield "#    after an AI Core exception or timeout: canary op on the device; quarantine it if the canary fails"
 
 

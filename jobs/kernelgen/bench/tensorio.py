@@ -1,0 +1,146 @@
+"""The one file format between the judge and the candidate runner: nested tensors/scalars, raw bytes, no pickle.
+
+Layout: ``MAGIC`` (8 bytes), header length (8 bytes little-endian), a JSON header, then the tensors' raw bytes.
+Header: ``{"tree": node, "blobs": [{"dtype", "shape", "offset", "nbytes"}], "meta": {...}}`` where a node is
+``{"t": "tensor", "i": n}``, ``{"t": "list"|"tuple", "v": [...]}``, ``{"t": "dict", "k": [...], "v": [...]}`` or ``{"t": "value", "v": <JSON value>}``.
+
+Files the candidate runner writes are hostile: `read` opens them without following symlinks, accepts only a
+regular file below a size cap, and validates every field (dtype from a fixed list, offsets and sizes inside the
+file, element counts that match the shape) before a byte becomes a tensor.
+"""
+from __future__ import annotations
+
+import json
+import os
+import stat
+import struct
+from pathlib import Path
+from typing import Any
+
+MAGIC = b"KGTIO1\0\0"
+DTYPES = ("float16", "bfloat16", "float32", "float64", "complex64", "complex128", "int8", "uint8", "int16",
+          "int32", "int64", "bool", "uint16", "uint32", "uint64")
+MAX_DEPTH = 8
+
+
+class BadFile(ValueError):
+    """A file that is not a well-formed tensor file (what a broken or cheating candidate may leave)."""
+
+
+def _node(x: Any, blobs: list) -> dict:
+    import torch
+    if isinstance(x, torch.Tensor):
+        blobs.append(x.detach().cpu().contiguous())
+        return {"t": "tensor", "i": len(blobs) - 1}
+    if isinstance(x, (list, tuple)):
+        return {"t": "list" if isinstance(x, list) else "tuple", "v": [_node(v, blobs) for v in x]}
+    if isinstance(x, dict) and all(isinstance(k, str) for k in x):
+        return {"t": "dict", "k": list(x), "v": [_node(v, blobs) for v in x.values()]}
+    if x is None or isinstance(x, (bool, int, float, str)):
+        return {"t": "value", "v": x}
+    raise TypeError(f"cannot store a {type(x).__name__} in a tensor file")
+
+
+def write(path: str | Path, tree: Any, meta: dict | None = None) -> None:
+    import torch
+    blobs: list = []
+    root = _node(tree, blobs)
+    specs, raws, offset = [], [], 0
+    for t in blobs:
+        flat = t.reshape(-1).to(torch.uint8) if t.dtype == torch.bool else t.reshape(-1).view(torch.uint8)
+        raw = flat.numpy().tobytes()
+        specs.append({"dtype": str(t.dtype).replace("torch.", ""), "shape": list(t.shape), "offset": offset,
+                      "nbytes": len(raw)})
+        raws.append(raw)
+        offset += len(raw)
+    header = json.dumps({"tree": root, "blobs": specs, "meta": meta or {}}).encode()
+    tmp = Path(f"{path}.part")
+    with open(tmp, "wb") as f:
+        f.write(MAGIC + struct.pack("<Q", len(header)) + header)
+        for raw in raws:
+            f.write(raw)
+    os.replace(tmp, path)
+
+
+def _read_bytes(path: Path, max_bytes: int) -> bytes:
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError as e:
+        raise BadFile(f"{path.name}: cannot open ({e.strerror})") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise BadFile(f"{path.name}: not a regular file")
+        if st.st_size > max_bytes:
+            raise BadFile(f"{path.name}: {st.st_size} bytes, more than the {max_bytes} allowed")
+        chunks, left = [], st.st_size
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 24))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def read(path: str | Path, max_bytes: int = 1 << 34) -> tuple[Any, dict]:
+    """(tree, meta) of a tensor file; raises BadFile for anything malformed."""
+    import torch
+    data = _read_bytes(Path(path), max_bytes)
+    if len(data) < 16 or data[:8] != MAGIC:
+        raise BadFile(f"{Path(path).name}: not a tensor file")
+    (hlen,) = struct.unpack("<Q", data[8:16])
+    if hlen > len(data) - 16:
+        raise BadFile(f"{Path(path).name}: truncated header")
+    try:
+        header = json.loads(data[16:16 + hlen])
+        blobs, root, meta = header["blobs"], header["tree"], header.get("meta", {})
+    except (ValueError, KeyError, TypeError) as e:
+        raise BadFile(f"{Path(path).name}: bad header ({e})") from None
+    if not isinstance(blobs, list) or not isinstance(meta, dict):
+        raise BadFile(f"{Path(path).name}: bad header")
+    body = memoryview(data)[16 + hlen:]
+    tensors = []
+    for b in blobs:
+        try:
+            dtype, shape, off, n = str(b["dtype"]), [int(d) for d in b["shape"]], int(b["offset"]), int(b["nbytes"])
+        except (KeyError, TypeError, ValueError):
+            raise BadFile(f"{Path(path).name}: bad tensor entry") from None
+        if dtype not in DTYPES or any(d < 0 for d in shape) or len(shape) > 16:
+            raise BadFile(f"{Path(path).name}: bad tensor dtype/shape {dtype} {shape}")
+        tdt = getattr(torch, dtype)
+        numel = 1
+        for d in shape:
+            numel *= d
+        item = 1 if tdt == torch.bool else torch.empty((), dtype=tdt).element_size()
+        if n != numel * item or off < 0 or off + n > len(body):
+            raise BadFile(f"{Path(path).name}: tensor bytes do not match shape {shape} ({dtype})")
+        raw = bytearray(body[off:off + n])
+        if tdt == torch.bool:
+            t = torch.frombuffer(raw, dtype=torch.uint8).to(torch.bool) if n else torch.empty(0, dtype=torch.bool)
+        else:
+            t = torch.frombuffer(raw, dtype=tdt) if n else torch.empty(0, dtype=tdt)
+        tensors.append(t.reshape(shape))
+
+    def build(node: Any, depth: int) -> Any:
+        if depth > MAX_DEPTH or not isinstance(node, dict):
+            raise BadFile(f"{Path(path).name}: bad tree")
+        kind = node.get("t")
+        if kind == "tensor":
+            i = node.get("i")
+            if not isinstance(i, int) or not 0 <= i < len(tensors):
+                raise BadFile(f"{Path(path).name}: bad tensor index")
+            return tensors[i]
+        if kind in ("list", "tuple") and isinstance(node.get("v"), list):
+            items = [build(v, depth + 1) for v in node["v"]]
+            return items if kind == "list" else tuple(items)
+        if kind == "dict" and isinstance(node.get("k"), list) and isinstance(node.get("v"), list) \
+                and len(node["k"]) == len(node["v"]) and all(isinstance(k, str) for k in node["k"]):
+            return dict(zip(node["k"], (build(v, depth + 1) for v in node["v"])))
+        if kind == "value" and (node.get("v") is None or isinstance(node.get("v"), (bool, int, float, str))):
+            return node["v"]
+        raise BadFile(f"{Path(path).name}: bad tree node")
+
+    return build(root, 0), meta
