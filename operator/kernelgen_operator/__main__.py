@@ -28,7 +28,8 @@ def main(argv: list[str] | None = None) -> int:
     asyncio.run(kopf.operator(
         standalone=True,
         clusterwide=not args.namespace,
-        namespaces=args.namespace or None,
+        # A collection even when empty: kopf iterates it (None crashed the namespace observer when cluster-wide).
+        namespaces=tuple(args.namespace),
         liveness_endpoint=args.liveness or None,
     ))
     return 0

@@ -66,6 +66,16 @@ class Outcome:
     waiting_on: tuple[str, str] | None = None  # (namespace, CoTBuild name) a TrainRun waits for
 
 
+def run_document(kind: str, body: dict[str, Any]) -> dict[str, Any]:
+    """The spec document the operator validates, from a run as the API server returns it (the metadata the models
+    read; uid, resourceVersion, managedFields... left out)."""
+    meta = body.get("metadata") or {}
+    return {"apiVersion": body.get("apiVersion"), "kind": kind,
+            "metadata": {k: meta.get(k) for k in ("name", "namespace", "labels", "annotations", "generation", "uid")
+                         if meta.get(k) is not None},
+            "spec": body.get("spec") or {}}
+
+
 def _owned(obj: dict[str, Any], uid: str) -> bool:
     return any(r.get("uid") == uid and r.get("controller") for r in obj["metadata"].get("ownerReferences") or [])
 
@@ -115,10 +125,7 @@ class Reconciler:
             return self._finish_terminal(kind, body, st, now)
 
         try:
-            run = load_spec({"apiVersion": body.get("apiVersion"), "kind": kind,
-                             "metadata": {k: meta.get(k) for k in ("name", "namespace", "labels", "annotations",
-                                                                    "generation", "uid") if meta.get(k) is not None},
-                             "spec": body.get("spec") or {}})
+            run = load_spec(run_document(kind, body))
         except SpecError as e:
             st.fail("InvalidSpec", "; ".join(e.errors)[:4000])
             self._write_status(kind, body, st, old)
