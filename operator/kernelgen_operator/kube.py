@@ -128,6 +128,16 @@ class Kube:
                 return None
             raise
 
+    def secret_keys(self, ns: str, name: str) -> set[str] | None:
+        """The key names of a Secret (None when it does not exist); the values are never kept or logged."""
+        try:
+            sec = _load(self._call("get", self.core.read_namespaced_secret, name, ns, _preload_content=False))
+        except ApiException as e:
+            if e.status == 404:
+                return None
+            raise
+        return set(sec.get("data") or {})
+
     def patch_configmap(self, ns: str, name: str, data: dict[str, str]) -> None:
         self._write("patch", self.core.patch_namespaced_config_map, name, ns, {"data": data})
 

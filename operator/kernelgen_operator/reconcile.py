@@ -31,6 +31,7 @@ from kernelgen_operator.children import (
     headless_service,
     plan_stages,
     resolved_spec_yaml,
+    secret_refs,
     spec_configmap,
     spec_configmap_name,
 )
@@ -126,8 +127,11 @@ class Reconciler:
 
         try:
             run = load_spec(run_document(kind, body))
+            problems = run.cluster_problems()
         except SpecError as e:
-            st.fail("InvalidSpec", "; ".join(e.errors)[:4000])
+            problems = e.errors
+        if problems:
+            st.fail("InvalidSpec", "; ".join(problems)[:4000])
             self._write_status(kind, body, st, old)
             return Outcome("invalid-spec")
 
@@ -135,6 +139,14 @@ class Reconciler:
         if not st.outputs:
             st.outputs = {"uri": run.output_uri()}
         jobs = self._children(ns, name, uid)
+        if not jobs:
+            # Before the first Job: a missing Secret would leave every pod stuck in CreateContainerConfigError (or,
+            # for an optional one, write nowhere), so the run fails now, naming the field and the Secret.
+            missing = self._missing_secrets(ns, run)
+            if missing:
+                st.fail("SecretNotFound", "; ".join(missing))
+                self._write_status(kind, body, st, old)
+                return Outcome("secret-not-found")
 
         if spec.shutdown == "Terminate":
             self._delete_active(ns, jobs)
@@ -344,6 +356,18 @@ class Reconciler:
         for j in jobs:
             if job_state(j)[0] == "Active" and not j["metadata"].get("deletionTimestamp"):
                 self.kube.delete_job(ns, j["metadata"]["name"])
+
+    def _missing_secrets(self, ns: str, run: Any) -> list[str]:
+        out = []
+        for ref in secret_refs(run):
+            keys = self.kube.secret_keys(ns, ref.name)
+            if keys is None:
+                out.append(f"{ref.field}: Secret {ref.name!r} not found in namespace {ns} (it needs the keys "
+                           f"{', '.join(ref.keys)}; create it, then re-create the run)")
+            elif not set(ref.keys) <= keys:
+                out.append(f"{ref.field}: Secret {ref.name!r} lacks the key(s) "
+                           f"{', '.join(k for k in ref.keys if k not in keys)}")
+        return out
 
     def _dependency(self, ns: str, dep: str) -> tuple[bool, str, str, bool]:
         """(ready, output uri, explanation, failed) for a CoTBuild a TrainRun reads."""

@@ -226,7 +226,8 @@ def test_helm_install_objects(cluster, installed):
     assert can("create", "jobs.batch", "-n", RUNS_NS)
     assert can("patch", "benchruns.kernelgen.ai", "--subresource=status", "-n", RUNS_NS)
     assert not can("create", "jobs.batch", "-n", "default"), "namespaced install must not reach other namespaces"
-    assert not can("get", "secrets", "-n", RUNS_NS)
+    assert can("get", "secrets", "-n", RUNS_NS)  # a run's referenced Secrets are checked before any pod
+    assert not can("list", "secrets", "-n", RUNS_NS) and not can("watch", "secrets", "-n", RUNS_NS)
     assert not can("delete", "pods", "-n", RUNS_NS)
     assert can("watch", "customresourcedefinitions.apiextensions.k8s.io")
 
