@@ -156,6 +156,12 @@ class Kube:
             if e.status != 404:
                 raise
 
+    def create_event(self, ns: str, event: dict[str, Any]) -> None:
+        self._call("create", self.core.create_namespaced_event, ns, event, _preload_content=False)
+
+    def patch_event(self, ns: str, name: str, patch: dict[str, Any]) -> None:
+        self._call("patch", self.core.patch_namespaced_event, name, ns, patch, _preload_content=False)
+
     def job_pods(self, ns: str, job_name: str) -> list[dict[str, Any]]:
         return _load(self._call("list", self.core.list_namespaced_pod, ns,
                                 label_selector=f"batch.kubernetes.io/job-name={job_name}",

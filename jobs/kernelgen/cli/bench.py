@@ -211,10 +211,13 @@ def report_cmd(
 
 def _termination_message(result: Any) -> None:
     """In a pod, hand the headline results to the operator through the container's termination message
-    (status.results without reading the store); a no-op where that file does not exist."""
+    (status.results without reading the store). The file is created when missing (a runtime need not pre-create
+    it); outside a pod (no KERNELGEN_RUN, which the operator sets) only an explicit KERNELGEN_TERMINATION_LOG or an
+    existing /dev/termination-log is written."""
     import os
     path = Path(os.environ.get("KERNELGEN_TERMINATION_LOG", "/dev/termination-log"))
-    if not result.summary or not path.exists():
+    in_pod = "KERNELGEN_RUN" in os.environ or "KERNELGEN_TERMINATION_LOG" in os.environ
+    if not result.summary or not (in_pod or path.exists()):
         return
     msg = json.dumps({"results": result.summary.get("results", {}),
                       "reports": {k: str(v) for k, v in result.report_paths.items()}}, sort_keys=True)

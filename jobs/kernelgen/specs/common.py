@@ -411,7 +411,8 @@ def immutability_rule(field: str) -> dict[str, str]:
 class Condition(SpecModel):
     """A metav1.Condition. Conditions are authoritative; phase is derived from them."""
 
-    type: ShortStr = Field(description="Condition type: Suspended, Running, Complete, Failed or Waiting.")
+    type: ShortStr = Field(description="Condition type: Suspended, Running, Complete, Failed, Waiting (a TrainRun's "
+                           "dependency) or PodsPending (pods that cannot start: reason from the scheduler or kubelet).")
     status: Literal["True", "False", "Unknown"] = Field(description="True, False or Unknown.")
     reason: ShortStr = Field(default="", description="CamelCase reason, e.g. StageRunning, BackoffLimitExceeded.")
     message: str = Field(default="", max_length=32768, description="Human-readable details.")

@@ -156,7 +156,9 @@ def openapi_schema(kind: type[Resource]) -> dict[str, Any]:
         "properties": {
             "apiVersion": {"type": "string", "description": "kernelgen.ai/v1alpha1"},
             "kind": {"type": "string", "description": kind.kind_name},
-            "metadata": {"type": "object"},
+            # name is declared so that the rules below can name it as their fieldPath (without it the apiserver
+            # reports the field as <nil>); a CRD may constrain only name and generateName here.
+            "metadata": {"type": "object", "properties": {"name": {"type": "string"}}},
             "spec": spec,
             "status": status,
         },
@@ -165,11 +167,13 @@ def openapi_schema(kind: type[Resource]) -> dict[str, Any]:
                 "rule": f"self.metadata.name.size() <= {MAX_NAME_LENGTH}",
                 "message": f"metadata.name must be at most {MAX_NAME_LENGTH} characters "
                 "(child Jobs append -<stage>-r<N>)",
+                "fieldPath": ".metadata.name",
             },
             {
                 "rule": f"self.metadata.name.matches('{DNS1035_PATTERN}')",
                 "message": "metadata.name must be a DNS-1035 label: lowercase letters, digits and '-', "
                 "starting with a letter",
+                "fieldPath": ".metadata.name",
             },
         ],
     }
