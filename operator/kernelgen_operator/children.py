@@ -302,6 +302,10 @@ def build_job(run: Any, body_meta: dict[str, Any], plan: StagePlan, attempt: int
             pod_spec["priorityClassName"] = pt_spec.priority_class_name
         if pt_spec.image_pull_secrets:
             pod_spec["imagePullSecrets"] = [{"name": s.name} for s in pt_spec.image_pull_secrets]
+    if kind == "BenchRun" and plan.name == "evaluate":
+        runtime_class = spec.evaluation.runtime_class_name or cfg.evaluate_runtime_class_name
+        if runtime_class:
+            pod_spec["runtimeClassName"] = runtime_class
     sa = (pt_spec.service_account_name if pt_spec else None) or cfg.service_account_name
     if sa:
         pod_spec["serviceAccountName"] = sa

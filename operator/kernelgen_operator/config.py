@@ -40,6 +40,8 @@ class OperatorConfig(BaseModel):
     driver_paths: list[str] = Field(default_factory=lambda: [
         "/usr/local/Ascend/driver", "/usr/local/dcmi", "/usr/local/bin/npu-smi", "/etc/ascend_install.info"])
     service_account_name: str | None = None
+    # RuntimeClass of BenchRun evaluate pods (untrusted kernels) when the run names none; None: the cluster default.
+    evaluate_runtime_class_name: str | None = None
     run_as_user: int = 1000
     cpu_request: str = "1"
     memory_request: str = "2Gi"
@@ -62,6 +64,7 @@ ENV_FIELDS = {
     "KERNELGEN_IMAGES": "images",
     "KERNELGEN_DRIVER_MOUNTS": "driver_mounts",
     "KERNELGEN_SERVICE_ACCOUNT": "service_account_name",
+    "KERNELGEN_EVALUATE_RUNTIME_CLASS": "evaluate_runtime_class_name",
     "KERNELGEN_TIMER_INTERVAL": "timer_interval",
     "KERNELGEN_METRICS_PORT": "metrics_port",
     "KERNELGEN_WORKERS": "workers",

@@ -78,7 +78,8 @@ def test_values_reach_the_operator_config():
 
 def test_rbac_is_least_privilege():
     docs = render()
-    roles = {r["metadata"]["name"]: r["rules"] for r in by_kind(docs, "ClusterRole")}
+    roles = {r["metadata"]["name"]: r["rules"] for r in by_kind(docs, "ClusterRole")
+             if "-operator" in r["metadata"]["name"]}  # the users' aggregated roles: test_user_roles_aggregate
     granted = {(g, res, v) for rules in roles.values() for r in rules for g in r["apiGroups"]
                for res in r["resources"] for v in r["verbs"]}
     assert not any("*" in t for t in granted), "no wildcards"
@@ -162,3 +163,20 @@ def test_schema_rejects_bad_values(bad):
     cp = helm("template", "kg", str(CHART), "--kube-version", "1.36.3", "--set", bad, check=False)
     assert cp.returncode != 0
     assert "values don't meet the specifications of the schema" in cp.stderr or "schema" in cp.stderr.lower()
+
+
+def test_user_roles_aggregate_to_edit_and_view():
+    roles = {r["metadata"]["name"]: r for r in by_kind(render(), "ClusterRole")}
+    edit, view = roles["kg-ascend-kernelgen-edit"], roles["kg-ascend-kernelgen-view"]
+    assert edit["metadata"]["labels"]["rbac.authorization.k8s.io/aggregate-to-edit"] == "true"
+    assert view["metadata"]["labels"]["rbac.authorization.k8s.io/aggregate-to-view"] == "true"
+    assert "create" in edit["rules"][0]["verbs"] and set(view["rules"][0]["verbs"]) == {"get", "list", "watch"}
+    names = {r["metadata"]["name"] for r in by_kind(render("rbac.aggregateToDefaultRoles=false"), "ClusterRole")}
+    assert not names & {"kg-ascend-kernelgen-edit", "kg-ascend-kernelgen-view"}
+
+
+def test_evaluation_runtime_class_reaches_the_operator_config():
+    cfg = lambda docs: yaml.safe_load(next(d for d in by_kind(docs, "ConfigMap")  # noqa: E731
+                                           if "config.yaml" in d.get("data", {}))["data"]["config.yaml"])
+    assert "evaluateRuntimeClassName" not in cfg(render())
+    assert cfg(render("evaluation.runtimeClassName=gvisor"))["evaluateRuntimeClassName"] == "gvisor"

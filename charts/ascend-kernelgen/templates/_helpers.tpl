@@ -62,6 +62,9 @@ images: {{ .Values.jobImages | toJson }}
 imagePullPolicy: {{ .Values.jobImagePullPolicy | quote }}
 driverMounts: {{ .Values.npu.driverMounts.enabled }}
 driverPaths: {{ .Values.npu.driverMounts.paths | toJson }}
+{{- with .Values.evaluation.runtimeClassName }}
+evaluateRuntimeClassName: {{ . | quote }}
+{{- end }}
 {{- $sa := include "kernelgen.jobServiceAccount" . }}
 {{- if $sa }}
 serviceAccountName: {{ $sa | quote }}

@@ -183,9 +183,14 @@ def crd(kind: type[Resource]) -> dict[str, Any]:
     """The full CustomResourceDefinition of one kind."""
     singular = kind.kind_name.lower()
     extra = kind.extra_printer_columns
+    # Phase, Stage, Progress first (the same for every kind, so `kubectl get npujobs` lines up), then the kind's own
+    # figures, then Started and Age; the -o wide extras last.
+    common = [c for c in COMMON_PRINTER_COLUMNS if not c.get("priority")]
     columns = (
-        [c for c in extra if not c.get("priority")]
-        + COMMON_PRINTER_COLUMNS
+        common[:3]
+        + [c for c in extra if not c.get("priority")]
+        + common[3:]
+        + [c for c in COMMON_PRINTER_COLUMNS if c.get("priority")]
         + [c for c in extra if c.get("priority")]
     )
     return {
