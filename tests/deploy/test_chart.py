@@ -36,7 +36,9 @@ def test_default_render_objects():
     assert "ServiceMonitor" not in kinds and "PrometheusRule" not in kinds
 
     dep = by_kind(docs, "Deployment")[0]
-    assert dep["spec"]["replicas"] == 1 and dep["spec"]["strategy"]["type"] == "Recreate"
+    # leader election on by default: a Lease decides which replica reconciles, so rollouts may overlap
+    assert dep["spec"]["replicas"] == 1 and dep["spec"]["strategy"]["type"] == "RollingUpdate"
+    assert "--leader-elect" in dep["spec"]["template"]["spec"]["containers"][0]["args"]
     pod = dep["spec"]["template"]["spec"]
     c = pod["containers"][0]
     assert "--liveness=http://0.0.0.0:8080/healthz" in c["args"]
@@ -55,8 +57,9 @@ def test_default_render_objects():
     assert cfg.npu_resource_name == "huawei.com/Ascend910"
     assert cfg.service_account_name == "kg-ascend-kernelgen-jobs"
     assert cfg.metrics_port == 8000 and cfg.driver_mounts is True
-    env = {e["name"]: e["value"] for e in c["env"]}
+    env = {e["name"]: e.get("value") or e["valueFrom"]["fieldRef"]["fieldPath"] for e in c["env"]}
     assert env["KERNELGEN_OPERATOR_CONFIG"] == "/etc/kernelgen-operator/config.yaml"
+    assert env["POD_NAMESPACE"] == "metadata.namespace" and env["POD_NAME"] == "metadata.name"
     # config changes roll the pod
     assert dep["spec"]["template"]["metadata"]["annotations"]["checksum/config"]
 
@@ -95,7 +98,7 @@ def test_rbac_is_least_privilege():
 
 def test_watch_namespaces_use_rolebindings():
     docs = render("operator.watchNamespaces={team-a,team-b}")
-    rbs = by_kind(docs, "RoleBinding")
+    rbs = [r for r in by_kind(docs, "RoleBinding") if not r["metadata"]["name"].endswith("-leader-election")]
     assert sorted(r["metadata"]["namespace"] for r in rbs) == ["team-a", "team-b"]
     # only the discovery ClusterRole is bound cluster-wide
     crbs = by_kind(docs, "ClusterRoleBinding")
@@ -180,3 +183,17 @@ def test_evaluation_runtime_class_reaches_the_operator_config():
                                            if "config.yaml" in d.get("data", {}))["data"]["config.yaml"])
     assert "evaluateRuntimeClassName" not in cfg(render())
     assert cfg(render("evaluation.runtimeClassName=gvisor"))["evaluateRuntimeClassName"] == "gvisor"
+
+
+def test_leader_election_can_be_turned_off_and_replicas_raised():
+    dep = by_kind(render("operator.replicas=2"), "Deployment")[0]
+    assert dep["spec"]["replicas"] == 2
+    lease_role = next(r for r in by_kind(render(), "Role") if r["metadata"]["name"].endswith("-leader-election"))
+    assert lease_role["metadata"]["namespace"] == "kernelgen"
+    assert lease_role["rules"] == [{"apiGroups": ["coordination.k8s.io"], "resources": ["leases"],
+                                    "verbs": ["get", "create", "update"]}]
+    off = render("operator.leaderElection.enabled=false", "operator.replicas=3")
+    dep = by_kind(off, "Deployment")[0]
+    assert dep["spec"]["replicas"] == 1 and dep["spec"]["strategy"]["type"] == "Recreate"
+    assert "--leader-elect" not in dep["spec"]["template"]["spec"]["containers"][0]["args"]
+    assert not [r for r in by_kind(off, "Role") if r["metadata"]["name"].endswith("-leader-election")]

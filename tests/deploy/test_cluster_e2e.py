@@ -132,6 +132,7 @@ def operator_proc(cluster, installed):
     env.update({"KUBECONFIG": str(kubeconfig), "KERNELGEN_OPERATOR_CONFIG": str(config),
                 "KERNELGEN_METRICS_PORT": str(metrics_port),  # the chart's 8000 may be taken on this machine
                 "KERNELGEN_WATCH_TIMEOUT": "10",
+                "POD_NAMESPACE": NS, "POD_NAME": "operator-0",  # the Deployment's downward API (leader election)
                 "PYTHONPATH": os.pathsep.join([str(REPO / "operator"), str(REPO / "jobs")])})
     log = cluster.workdir / "operator.log"
     proc = load_testenv().spawn([sys.executable, "-m", "kernelgen_operator", *args], log, env=env)

@@ -89,6 +89,8 @@ class Operator:
         args = [a.replace("0.0.0.0:8080", f"127.0.0.1:{health}") for a in self.args]
         env = {k: v for k, v in os.environ.items() if not k.startswith("KERNELGEN_")}
         env.update({e["name"]: e["value"] for e in container.get("env", []) if "value" in e})
+        # what the downward API gives the pod (the Lease's namespace, the candidate's name)
+        env.update({"POD_NAMESPACE": NS, "POD_NAME": f"operator-{load_testenv().free_port()}"})
         env.update({"KUBECONFIG": str(kubeconfig), "KERNELGEN_OPERATOR_CONFIG": str(config),
                     "KERNELGEN_METRICS_PORT": str(self.metrics_port),  # the chart's 8000 may be taken here
                     "PYTHONPATH": os.pathsep.join([str(REPO / "operator"), str(REPO / "jobs")])})
@@ -259,3 +261,28 @@ def test_a_report_without_results_is_not_a_success(cluster, operator):
     assert "stage report (noresults-report-r0) completed but wrote no results" in failed["message"]
     assert cond(st, "Complete")["status"] == "False" and "results" not in st
     assert ("Warning", "NoResults") in [e[:2] for e in events(cluster, "noresults")]
+
+
+def test_namespace_users_get_runs_through_the_default_roles(cluster, operator):
+    """The chart's ClusterRoles aggregate into edit and view: a namespace user bound to `edit` creates runs, one
+    bound to `view` reads them, asked of the API server as those users (impersonation)."""
+    team = "team-a"
+    cluster.kubectl("create", "namespace", team)
+    cluster.kubectl("-n", team, "create", "rolebinding", "alice-edit", "--clusterrole=edit", "--user=alice")
+    cluster.kubectl("-n", team, "create", "rolebinding", "bob-view", "--clusterrole=view", "--user=bob")
+
+    def can(user, *args):
+        return cluster.kubectl("auth", "can-i", *args, "-n", team, "--as", user, check=False).stdout.strip() == "yes"
+
+    wait_for(lambda: can("alice", "create", "benchruns.kernelgen.ai"), 30, "the aggregation controller")
+    run = benchrun("alices", suspend=True)  # no job ServiceAccount in team-a: it need not start
+    cluster.kubectl("-n", team, "--as", "alice", "apply", "-f", "-", input=json.dumps(run))
+    for kind in ("benchruns", "trainruns", "cotbuilds"):
+        assert can("alice", "delete", f"{kind}.kernelgen.ai") and can("bob", "list", f"{kind}.kernelgen.ai")
+        assert not can("bob", "create", f"{kind}.kernelgen.ai")
+    assert not can("alice", "patch", "benchruns.kernelgen.ai", "--subresource=status")  # the operator's alone
+    got = json.loads(cluster.kubectl("-n", team, "--as", "bob", "get", "brun", "alices", "-o", "json").stdout)
+    assert got["spec"]["suspend"] is True
+    refused = cluster.kubectl("-n", team, "--as", "bob", "delete", "brun", "alices", check=False)
+    assert refused.returncode != 0 and "forbidden" in refused.stderr.lower()
+    assert not can("carol", "get", "benchruns.kernelgen.ai")  # no binding, no access
