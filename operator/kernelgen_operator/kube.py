@@ -162,6 +162,13 @@ class Kube:
     def patch_event(self, ns: str, name: str, patch: dict[str, Any]) -> None:
         self._call("patch", self.core.patch_namespaced_event, name, ns, patch, _preload_content=False)
 
+    def failed_creates(self, ns: str, job_uid: str) -> list[dict[str, Any]]:
+        """The Job controller's FailedCreate Events about one Job (pods it could not create: a missing
+        ServiceAccount, a quota, a PodSecurity or admission refusal)."""
+        return _load(self._call("list", self.core.list_namespaced_event, ns,
+                                field_selector=f"involvedObject.uid={job_uid},reason=FailedCreate",
+                                _preload_content=False))["items"]
+
     def job_pods(self, ns: str, job_name: str) -> list[dict[str, Any]]:
         return _load(self._call("list", self.core.list_namespaced_pod, ns,
                                 label_selector=f"batch.kubernetes.io/job-name={job_name}",

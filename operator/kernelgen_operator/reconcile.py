@@ -315,7 +315,16 @@ class Reconciler:
         """Pods of an active Job that cannot start (pending_summary); the pods are listed only when the Job counts
         some that are not ready, so a healthy running stage costs no extra API call."""
         js = job.get("status") or {}
-        if job["spec"].get("suspend") or (js.get("active") or 0) <= (js.get("ready") or 0):
+        if job["spec"].get("suspend"):
+            return 0, "", "", True
+        if not (js.get("active") or js.get("succeeded") or js.get("failed") or js.get("terminating")):
+            # No pod at all: the Job controller may be unable to create them; it says so only in Events.
+            refusals = self.kube.failed_creates(ns, job["metadata"]["uid"])
+            if refusals:
+                last = max(refusals, key=lambda e: e.get("lastTimestamp") or e["metadata"]["creationTimestamp"])
+                return job["spec"].get("parallelism") or 1, "FailedCreate", last.get("message", ""), False
+            return 0, "", "", False
+        if (js.get("active") or 0) <= (js.get("ready") or 0):
             return 0, "", "", True
         return pending_summary(self.kube.job_pods(ns, job["metadata"]["name"]))
 

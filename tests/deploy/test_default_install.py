@@ -212,6 +212,26 @@ def test_unschedulable_pods_show_as_condition_event_and_progress_then_a_config_c
     assert FAKE in job["spec"]["template"]["spec"]["tolerations"]
 
 
+def test_a_namespace_without_the_job_service_account_says_failed_create(cluster, operator):
+    """Runs outside the chart's runNamespaces have no job ServiceAccount: the Job controller cannot create a single
+    pod, and tells only in an Event on the Job. The run reports it (after the config change of the test above, so
+    the pods would otherwise schedule), and goes on once the ServiceAccount exists."""
+    other = "team-b"
+    cluster.kubectl("create", "namespace", other)
+    cluster.kubectl("-n", other, "apply", "-f", "-", input=json.dumps(benchrun("nosa", {MESSAGE: json.dumps(REPORT)})))
+
+    def st():
+        return json.loads(cluster.kubectl("-n", other, "get", "brun", "nosa", "-o", "json").stdout).get("status") or {}
+
+    s = wait_for(lambda: (s := st()) and cond(s, "PodsPending").get("reason") == "FailedCreate" and s, 60,
+                 "PodsPending FailedCreate")
+    assert 'serviceaccount "kg-ascend-kernelgen-jobs" not found' in cond(s, "PodsPending")["message"], s
+    assert "pending: FailedCreate" in s["progress"]["summary"]
+    cluster.kubectl("-n", other, "create", "serviceaccount", "kg-ascend-kernelgen-jobs")
+    s = wait_for(lambda: (s := st()).get("phase") in ("Succeeded", "Failed") and s, 120, "the run finishing")
+    assert s["phase"] == "Succeeded" and cond(s, "PodsPending")["status"] == "False", s
+
+
 def test_missing_secret_fails_before_any_pod(cluster, operator):
     doc = benchrun("nosecret", output={"uri": "s3://results/bench", "secretRef": {"name": "absent-s3"}})
     cluster.kubectl("-n", NS, "apply", "-f", "-", input=json.dumps(doc))
