@@ -4,6 +4,7 @@ kube-scheduler and etcd, with kwok nodes shaped like Atlas 800T A2 servers. Runs
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
 
 import pytest
@@ -21,6 +22,14 @@ def _created(job):
 
 def _cond(status, ctype):
     return next((c for c in status.get("conditions", []) if c["type"] == ctype), {})
+
+
+def _table(text):
+    """The first table of kubectl's output as dicts, split at the header's column starts (empty cells stay empty)."""
+    lines = text.split("\n\n")[0].splitlines()
+    starts = [m.start() for m in re.finditer(r"\S+", lines[0])]
+    names = lines[0].split()
+    return [{n: line[a:b].strip() for n, a, b in zip(names, starts, starts[1:] + [None])} for line in lines[1:]]
 
 
 def _wait_pod(ns, job, pred=lambda p: p["status"].get("phase") == "Running", count=1):
@@ -104,8 +113,8 @@ def test_get_npujobs_shows_printer_columns(ns, operator):
     assert header == ["NAME", "PHASE", "STAGE", "PROGRESS", "PASS@1", "STARTED", "AGE"], out  # BenchRuns first
     assert any(line.startswith("benchrun.kernelgen.ai/pc ") and "Succeeded" in line for line in out.splitlines()), out
     assert any(line.startswith("cotbuild.kernelgen.ai/pcc ") for line in out.splitlines()), out
-    row = next(line for line in out.splitlines() if line.startswith("benchrun.kernelgen.ai/pc "))
-    assert row.split()[4] == str(RESULTS["passAt1"]), out  # Pass@1 without -o wide
+    row = next(r for r in _table(out) if r["NAME"] == "benchrun.kernelgen.ai/pc")
+    assert row["PASS@1"] == str(RESULTS["passAt1"]) and row["PHASE"] == "Succeeded", out  # without -o wide
     wide = ns("get", "brun", "-o", "wide").stdout
     assert "OUTPUT" in wide.splitlines()[0] and "s3://results/bench/pc" in wide
 
@@ -115,10 +124,10 @@ def test_trainrun_prints_step_and_loss(ns, operator):
     doc["spec"]["podTemplate"] = {"metadata": {"annotations": {MESSAGE: json.dumps({"finalLoss": 0.42, "steps": 120})}}}
     ns.apply(doc)
     ns.wait_phase("TrainRun", "tl", "Succeeded", timeout=120)
-    lines = ns("get", "trun", "tl").stdout.splitlines()
-    header, row = lines[0].split(), lines[1].split()
-    assert header[:7] == ["NAME", "PHASE", "STAGE", "PROGRESS", "METHOD", "STEP", "LOSS"], lines
-    assert row[header.index("STEP")] == "120" and row[header.index("LOSS")] == "0.42", lines
+    out = ns("get", "trun", "tl").stdout
+    assert out.split()[:7] == ["NAME", "PHASE", "STAGE", "PROGRESS", "METHOD", "STEP", "LOSS"], out
+    [row] = _table(out)
+    assert (row["STEP"], row["LOSS"], row["METHOD"]) == ("120", "0.42", "SFT"), out
 
 
 def test_evaluate_pods_run_under_the_runtime_class(ns, operator, k8s):
@@ -183,8 +192,8 @@ def test_backoff_limit_recreates_failed_stage(ns, operator):
     assert status["restarts"] == 1
     assert next(s for s in status["stages"] if s["name"] == "generate")["jobName"] == "bo-generate-r1"
     assert sorted(ns.jobs("bo")) == ["bo-evaluate-r0", "bo-generate-r0", "bo-generate-r1", "bo-report-r0"]
-    reasons = [e[1] for e in wait_for(lambda: (e := ns.events("bo")) and e[-1][1] == "Succeeded" and e, 10,
-                                      what="events")]
+    events = wait_for(lambda: (e := ns.events("bo")) and e[-1][1] == "Succeeded" and e, 10, what="events")
+    reasons = [e[1] for e in events]
     assert reasons == ["StageStarted", "StageRetried", "StageCompleted", "StageStarted", "StageCompleted",
                        "StageStarted", "StageCompleted", "Succeeded"], reasons
     described = ns("describe", "brun", "bo").stdout
