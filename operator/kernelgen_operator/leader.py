@@ -111,8 +111,11 @@ async def _standby_health(endpoint: str | None) -> Callable[[], Awaitable[None]]
     from aiohttp import web
 
     url = urlparse(endpoint)
+    async def standby(_: web.Request) -> web.Response:
+        return web.json_response({"leader": False})
+
     app = web.Application()
-    app.router.add_get(url.path or "/", lambda _: web.json_response({"leader": False}))
+    app.router.add_get(url.path or "/", standby)
     runner = web.AppRunner(app)
     await runner.setup()
     await web.TCPSite(runner, url.hostname, url.port, reuse_address=True).start()
