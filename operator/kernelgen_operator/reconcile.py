@@ -238,7 +238,7 @@ class Reconciler:
             attempts = by_stage.get(plan.name, {})
             if not attempts:
                 created = self._create_stage(body, run, plan, 0, remaining)
-                if i == 0:
+                if i == 0 and st.start_time is None:  # not when a never-started first Job is recreated
                     metrics.RUNS_STARTED.labels(kind=kind).inc()
                 st.current_stage = plan.name
                 st.start_running(f"stage {plan.name} ({i + 1}/{n}) started")
