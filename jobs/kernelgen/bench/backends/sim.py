@@ -26,8 +26,9 @@ import time
 import uuid
 from pathlib import Path
 
-from ..errors import classify_compile_error
+from ..errors import classify_compile_error, clip_log
 from ..procs import StepTimedOut, run_group
+from ..torch_cxx import DEVICE_STD, binding_std_flag
 from . import kernel_lint, sim_cube
 from ..model import Candidate, CompileErrorClass, CompileResult, RuntimeEnv, Task, Verdict, Workspace
 
@@ -36,7 +37,7 @@ SIM_ROOT = Path(os.environ.get("ASCSIM_ROOT", REPO_ROOT / "sim"))
 SIM_INCLUDE = SIM_ROOT / "include"
 SIM_PYTHON = SIM_ROOT / "python"
 CXX = os.environ.get("ASCSIM_CXX", "g++")
-STD = "-std=c++17"
+STD = DEVICE_STD   # kernels, host code, runtime: the device compiler's dialect; bindings follow torch (torch_cxx)
 OPT = os.environ.get("ASCSIM_OPT", "-O3 -fno-trapping-math")   # kernels: vectorised element loops; no-trapping lets the
 # compiler if-convert select-style lambdas (LeakyRelu, Max): ~10x faster runs, same IEEE results
 EXT_SUFFIX = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
@@ -351,13 +352,13 @@ class SimBackend:
         try:
             log = self._build(ws, out, t0 + timeout_s)
         except BuildError as e:
-            log = e.log[-LOG_LIMIT:]
-            cls = e.error_class or (classify_compile_error(log) if e.verdict == Verdict.COMPILE_ERROR else None)
-            return CompileResult(ok=False, seconds=time.monotonic() - t0, log=log, error_class=cls, verdict=e.verdict)
+            cls = e.error_class or (classify_compile_error(e.log) if e.verdict == Verdict.COMPILE_ERROR else None)
+            return CompileResult(ok=False, seconds=time.monotonic() - t0, log=clip_log(e.log, LOG_LIMIT), error_class=cls,
+                                 verdict=e.verdict)
         except OSError as e:
             return CompileResult(ok=False, seconds=time.monotonic() - t0, log=f"{type(e).__name__}: {e}",
                                  verdict=Verdict.INFRA_ERROR)
-        return CompileResult(ok=True, seconds=time.monotonic() - t0, log=log[-LOG_LIMIT:], cached=False)
+        return CompileResult(ok=True, seconds=time.monotonic() - t0, log=clip_log(log, LOG_LIMIT), cached=False)
 
     def runtime_env(self, ws: Workspace) -> RuntimeEnv:
         env = {}
@@ -425,7 +426,7 @@ class SimBackend:
 
     def _pybind_flags(self) -> list[str]:
         tinfo = torch_build_info()
-        return [STD, "-O1", "-fPIC", "-w", f"-D_GLIBCXX_USE_CXX11_ABI={tinfo['abi']}", f"-DTORCH_EXTENSION_NAME={MODULE}",
+        return [binding_std_flag(), "-O1", "-fPIC", "-w", f"-D_GLIBCXX_USE_CXX11_ABI={tinfo['abi']}", f"-DTORCH_EXTENSION_NAME={MODULE}",
                 "-DTORCH_API_INCLUDE_EXTENSION_H", f"-I{SIM_INCLUDE}", *(f"-I{d}" for d in tinfo["inc"]),
                 f"-I{sysconfig.get_paths()['include']}"]
 

@@ -23,7 +23,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from ...errors import classify_compile_error, classify_runtime_error
+from ...errors import classify_compile_error, classify_runtime_error, clip_log
 from ...model import (
     Candidate,
     CaseResult,
@@ -262,10 +262,10 @@ class AscendBackend:
             try:
                 logs.append(f"$ {step.shell()}\n{run_step(step, deadline)}")
             except StepFailed as e:
-                log = ("\n".join(logs) + "\n" + e.log)[-LOG_LIMIT:]
+                log = clip_log("\n".join(logs) + "\n" + e.log, LOG_LIMIT)
                 cls = classify_compile_error(e.log) if e.verdict == Verdict.COMPILE_ERROR else None
                 return CompileResult(ok=False, seconds=0, log=log, error_class=cls, verdict=e.verdict)
-        log = "\n".join(logs)[-LOG_LIMIT:]
+        log = clip_log("\n".join(logs), LOG_LIMIT)
         problems = self._artifact_problems(lay, m)
         if problems:
             return CompileResult(ok=False, seconds=0, log=log + "\nerror: " + "; ".join(problems),
