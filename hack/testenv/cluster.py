@@ -466,19 +466,36 @@ def main(argv: list[str] | None = None) -> int:
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
+    env_file = cluster.workdir / "env.sh"
+    env_file.unlink(missing_ok=True)  # a stale one from an earlier cluster in the same workdir
     try:
         cluster.start()
-        print(f"cluster up in {cluster.startup_seconds:.1f}s", flush=True)
-        print(f"export KUBECONFIG={cluster.kubeconfig}", flush=True)
-        print(f"export PATH={cluster.bin_dir}:$PATH", flush=True)
+        env_file.write_text(shell_env(cluster))
+        print(f"cluster up in {cluster.startup_seconds:.1f}s; in another shell: source {env_file}", flush=True)
+        print(env_file.read_text(), end="", flush=True)
         for role, (ref, _) in images.items():
             print(f"# image {role}: {ref}", flush=True)
         while not stop["now"]:
             cluster._check_alive()
             time.sleep(0.5)
     finally:
+        env_file.unlink(missing_ok=True)
         cluster.stop()
     return 0
+
+
+def shell_env(cluster: TestCluster) -> str:
+    """What a shell needs to use the cluster: its KUBECONFIG, a PATH whose kubectl matches the server (a system
+    kubectl may be several minor versions older), and the operator settings for kwok's fake-node taint."""
+    import shlex
+
+    lines = ["# written by hack/testenv/cluster.py; removed when the cluster stops",
+             f"export KUBECONFIG={shlex.quote(str(cluster.kubeconfig))}",
+             f"export PATH={shlex.quote(str(cluster.bin_dir))}:\"$PATH\""]
+    env = operator_env()
+    for var in ("KERNELGEN_NPU_TOLERATIONS", "KERNELGEN_CPU_TOLERATIONS"):
+        lines.append(f"export {var}={shlex.quote(env[var])}")
+    return "\n".join(lines) + "\n"
 
 
 if __name__ == "__main__":

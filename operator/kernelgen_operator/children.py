@@ -126,6 +126,31 @@ def pod_failure_policy(run: Any, plan: StagePlan) -> dict[str, Any]:
     return {"rules": rules}
 
 
+S3_SECRET_KEYS = ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY")
+OPENAI_SECRET_KEY = "OPENAI_API_KEY"
+
+
+@dataclass(frozen=True)
+class SecretRef:
+    """A Secret the run's pods read: the spec field that names it and the keys the pods need from it."""
+
+    field: str
+    name: str
+    keys: tuple[str, ...]
+
+
+def secret_refs(run: Any) -> list[SecretRef]:
+    """Every Secret build_job puts into the pods (envFrom / secretKeyRef), so the operator can check them first."""
+    spec = run.spec
+    refs = []
+    if spec.output.secret_ref is not None:
+        refs.append(SecretRef("spec.output.secretRef", spec.output.secret_ref.name, S3_SECRET_KEYS))
+    api_key_ref = getattr(getattr(spec, "generator", None), "api_key_secret_ref", None)
+    if api_key_ref is not None:
+        refs.append(SecretRef("spec.generator.apiKeySecretRef", api_key_ref.name, (OPENAI_SECRET_KEY,)))
+    return refs
+
+
 def _merge_tolerations(*lists: list[dict[str, Any]]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for lst in lists:
@@ -218,15 +243,15 @@ def build_job(run: Any, body_meta: dict[str, Any], plan: StagePlan, attempt: int
         env += _npu_env(cfg)
     if kind == "TrainRun":
         env += _train_env(jname, plan)
-    api_key_ref = getattr(getattr(spec, "generator", None), "api_key_secret_ref", None) or None
-    if api_key_ref is not None:
-        env.append({"name": "OPENAI_API_KEY",
-                    "valueFrom": {"secretKeyRef": {"name": api_key_ref.name, "key": "OPENAI_API_KEY"}}})
+    env_from = []
+    for ref in secret_refs(run):
+        if ref.keys == (OPENAI_SECRET_KEY,):
+            env.append({"name": OPENAI_SECRET_KEY, "valueFrom": {"secretKeyRef": {"name": ref.name,
+                                                                                  "key": OPENAI_SECRET_KEY}}})
+        else:
+            env_from.append({"secretRef": {"name": ref.name}})
     if pt_spec:
         env += [{"name": e.name, "value": e.value} for e in pt_spec.env]
-    env_from = []
-    if spec.output.secret_ref is not None:
-        env_from.append({"secretRef": {"name": spec.output.secret_ref.name}})
 
     mounts = [{"name": "spec", "mountPath": SPEC_DIR, "readOnly": True},
               {"name": "tmp", "mountPath": "/tmp"}, {"name": "work", "mountPath": "/work"}]
@@ -283,6 +308,10 @@ def build_job(run: Any, body_meta: dict[str, Any], plan: StagePlan, attempt: int
             pod_spec["priorityClassName"] = pt_spec.priority_class_name
         if pt_spec.image_pull_secrets:
             pod_spec["imagePullSecrets"] = [{"name": s.name} for s in pt_spec.image_pull_secrets]
+    if kind == "BenchRun" and plan.name == "evaluate":
+        runtime_class = spec.evaluation.runtime_class_name or cfg.evaluate_runtime_class_name
+        if runtime_class:
+            pod_spec["runtimeClassName"] = runtime_class
     sa = (pt_spec.service_account_name if pt_spec else None) or cfg.service_account_name
     if sa:
         pod_spec["serviceAccountName"] = sa

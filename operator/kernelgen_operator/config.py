@@ -43,6 +43,8 @@ class OperatorConfig(BaseModel):
     # Pods in the node's network namespace: for clusters without a pod network (the hermetic test cluster's real
     # node, where the API server and S3 listen on loopback). Never for untrusted code on a shared cluster.
     host_network: bool = False
+    # RuntimeClass of BenchRun evaluate pods (untrusted kernels) when the run names none; None: the cluster default.
+    evaluate_runtime_class_name: str | None = None
     run_as_user: int = 1000
     cpu_request: str = "1"
     memory_request: str = "2Gi"
@@ -66,6 +68,7 @@ ENV_FIELDS = {
     "KERNELGEN_DRIVER_MOUNTS": "driver_mounts",
     "KERNELGEN_SERVICE_ACCOUNT": "service_account_name",
     "KERNELGEN_HOST_NETWORK": "host_network",
+    "KERNELGEN_EVALUATE_RUNTIME_CLASS": "evaluate_runtime_class_name",
     "KERNELGEN_TIMER_INTERVAL": "timer_interval",
     "KERNELGEN_METRICS_PORT": "metrics_port",
     "KERNELGEN_WORKERS": "workers",

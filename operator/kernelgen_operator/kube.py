@@ -128,6 +128,16 @@ class Kube:
                 return None
             raise
 
+    def secret_keys(self, ns: str, name: str) -> set[str] | None:
+        """The key names of a Secret (None when it does not exist); the values are never kept or logged."""
+        try:
+            sec = _load(self._call("get", self.core.read_namespaced_secret, name, ns, _preload_content=False))
+        except ApiException as e:
+            if e.status == 404:
+                return None
+            raise
+        return set(sec.get("data") or {})
+
     def patch_configmap(self, ns: str, name: str, data: dict[str, str]) -> None:
         self._write("patch", self.core.patch_namespaced_config_map, name, ns, {"data": data})
 
@@ -145,6 +155,19 @@ class Kube:
         except ApiException as e:
             if e.status != 404:
                 raise
+
+    def create_event(self, ns: str, event: dict[str, Any]) -> None:
+        self._call("create", self.core.create_namespaced_event, ns, event, _preload_content=False)
+
+    def patch_event(self, ns: str, name: str, patch: dict[str, Any]) -> None:
+        self._call("patch", self.core.patch_namespaced_event, name, ns, patch, _preload_content=False)
+
+    def failed_creates(self, ns: str, job_uid: str) -> list[dict[str, Any]]:
+        """The Job controller's FailedCreate Events about one Job (pods it could not create: a missing
+        ServiceAccount, a quota, a PodSecurity or admission refusal)."""
+        return _load(self._call("list", self.core.list_namespaced_event, ns,
+                                field_selector=f"involvedObject.uid={job_uid},reason=FailedCreate",
+                                _preload_content=False))["items"]
 
     def job_pods(self, ns: str, job_name: str) -> list[dict[str, Any]]:
         return _load(self._call("list", self.core.list_namespaced_pod, ns,

@@ -33,10 +33,12 @@ from kernelgen_operator.children import (
     headless_service,
     plan_stages,
     resolved_spec_yaml,
+    secret_refs,
     spec_configmap,
     spec_configmap_name,
 )
 from kernelgen_operator.config import OperatorConfig
+from kernelgen_operator.events import Event, EventRecorder, transitions
 from kernelgen_operator.kube import Kube
 from kernelgen_operator.status import (
     derive_phase,
@@ -47,6 +49,8 @@ from kernelgen_operator.status import (
     job_state,
     now_utc,
     parse_time,
+    pending_summary,
+    placement,
     set_condition,
     stage_status,
 )
@@ -59,6 +63,16 @@ class Outcome:
     action: str                      # what happened, for logs and tests
     requeue_after: float | None = None
     waiting_on: tuple[tuple[str, str, str], ...] = ()  # (namespace, kind, name) of runs this one waits for
+
+
+def run_document(kind: str, body: dict[str, Any]) -> dict[str, Any]:
+    """The spec document the operator validates, from a run as the API server returns it (the metadata the models
+    read; uid, resourceVersion, managedFields... left out)."""
+    meta = body.get("metadata") or {}
+    return {"apiVersion": body.get("apiVersion"), "kind": kind,
+            "metadata": {k: meta.get(k) for k in ("name", "namespace", "labels", "annotations", "generation", "uid")
+                         if meta.get(k) is not None},
+            "spec": body.get("spec") or {}}
 
 
 def _owned(obj: dict[str, Any], uid: str) -> bool:
@@ -74,6 +88,7 @@ class Reconciler:
     def __init__(self, kube: Kube, cfg: OperatorConfig):
         self.kube = kube
         self.cfg = cfg
+        self.events = EventRecorder(kube)
         # run uid -> spec text known to be in its ConfigMap (saves two API calls per reconcile; lost on restart,
         # when the ConfigMap is simply checked again).
         self._confirmed_specs: dict[str, str] = {}
@@ -110,12 +125,12 @@ class Reconciler:
             return self._finish_terminal(kind, body, st, now)
 
         try:
-            run = load_spec({"apiVersion": body.get("apiVersion"), "kind": kind,
-                             "metadata": {k: meta.get(k) for k in ("name", "namespace", "labels", "annotations",
-                                                                    "generation", "uid") if meta.get(k) is not None},
-                             "spec": body.get("spec") or {}})
+            run = load_spec(run_document(kind, body))
+            problems = run.cluster_problems()
         except SpecError as e:
-            st.fail("InvalidSpec", "; ".join(e.errors)[:4000])
+            problems = e.errors
+        if problems:
+            st.fail("InvalidSpec", "; ".join(problems)[:4000])
             self._write_status(kind, body, st, old)
             return Outcome("invalid-spec")
 
@@ -123,6 +138,14 @@ class Reconciler:
         if not st.outputs:
             st.outputs = {"uri": run.output_uri()}
         jobs = self._children(ns, name, uid)
+        if not jobs:
+            # Before the first Job: a missing Secret would leave every pod stuck in CreateContainerConfigError (or,
+            # for an optional one, write nowhere), so the run fails now, naming the field and the Secret.
+            missing = self._missing_secrets(ns, run)
+            if missing:
+                st.fail("SecretNotFound", "; ".join(missing))
+                self._write_status(kind, body, st, old)
+                return Outcome("secret-not-found")
 
         if spec.shutdown == "Terminate":
             self._delete_active(ns, jobs)
@@ -144,6 +167,7 @@ class Reconciler:
                 if job_state(j)[0] == "Active" and not (j["spec"].get("suspend")):
                     self.kube.patch_job(ns, j["metadata"]["name"], {"spec": {"suspend": True}})
             st.set("Suspended", True, "Suspended", "spec.suspend is true: active pods removed")
+            st.clear_pending()
             st.set("Running", False, "Suspended", "")
             st.start_time = None  # Job semantics: the deadline clock stops and restarts on resume
             st.stages = self._stage_statuses(run, jobs)
@@ -195,7 +219,7 @@ class Reconciler:
             attempts = by_stage.get(plan.name, {})
             if not attempts:
                 created = self._create_stage(body, run, plan, 0, remaining)
-                if i == 0:
+                if i == 0 and st.start_time is None:  # not when a never-started first Job is recreated
                     metrics.RUNS_STARTED.labels(kind=kind).inc()
                 st.current_stage = plan.name
                 st.start_running(f"stage {plan.name} ({i + 1}/{n}) started")
@@ -211,10 +235,23 @@ class Reconciler:
                 continue
             st.current_stage = plan.name
             if state == "Active":
+                if job["metadata"].get("deletionTimestamp"):
+                    return "replacing"  # its deletion event brings the next reconcile, which creates it anew
                 done = (job.get("status") or {}).get("succeeded", 0) or 0
-                st.start_running(f"stage {plan.name} ({i + 1}/{n}): {done}/{plan.completions} done")
+                pending, why, detail, started = self._pending(ns, job)
+                if pending and not started and self._placement_changed(body, run, plan, attempt, job):
+                    self._replace_unstarted(body, plan, job)
+                    return "replacing"
+                note = f"; {pending} pod(s) pending: {why}" if pending else ""
+                st.start_running(f"stage {plan.name} ({i + 1}/{n}): {done}/{plan.completions} done{note}")
                 st.progress((i + done / max(plan.completions, 1)) / n * 100,
-                            f"{plan.name} {done}/{plan.completions}", now)
+                            f"{plan.name} {done}/{plan.completions}" + (f", {pending} pending: {why}" if pending
+                                                                       else ""), now)
+                if pending:
+                    st.set("PodsPending", True, why, f"{pending} pod(s) of stage {plan.name} (Job "
+                                                     f"{job['metadata']['name']}) cannot start: {detail}"[:4000])
+                else:
+                    st.clear_pending()
                 return "running"
             # Failed attempt.
             self._observe_stage(kind, plan.name, job, "failed", st)
@@ -241,12 +278,50 @@ class Reconciler:
         st.current_stage = None
         st.progress(100.0, "done", now)
         self._collect_report(kind, ns, plans[-1], by_stage, st)
+        missing = _missing_results(kind, st.extra)
+        if missing:
+            last = by_stage[plans[-1].name]
+            st.fail("NoResults", f"stage {plans[-1].name} ({last[max(last)]['metadata']['name']}) completed but "
+                                 f"{missing}; its log says why")
+            return "no-results"
+        st.clear_pending()
         st.set("Running", False, "Completed", "all stages completed")
         st.set("Complete", True, "Succeeded", f"{n} stage(s) completed")
         st.completion_time = now
         if st.outputs and st.outputs.get("uri") and not st.outputs.get("manifestURI"):
             st.outputs = {**st.outputs, "manifestURI": st.outputs["uri"].rstrip("/") + "/manifest.json"}
         return "complete"
+
+    def _pending(self, ns: str, job: dict[str, Any]) -> tuple[int, str, str, bool]:
+        """Pods of an active Job that cannot start (pending_summary); the pods are listed only when the Job counts
+        some that are not ready, so a healthy running stage costs no extra API call."""
+        js = job.get("status") or {}
+        if job["spec"].get("suspend"):
+            return 0, "", "", True
+        if not (js.get("active") or js.get("succeeded") or js.get("failed") or js.get("terminating")):
+            # No pod at all: the Job controller may be unable to create them; it says so only in Events.
+            refusals = self.kube.failed_creates(ns, job["metadata"]["uid"])
+            if refusals:
+                last = max(refusals, key=lambda e: e.get("lastTimestamp") or e["metadata"]["creationTimestamp"])
+                return job["spec"].get("parallelism") or 1, "FailedCreate", last.get("message", ""), False
+            return 0, "", "", False
+        if (js.get("active") or 0) <= (js.get("ready") or 0):
+            return 0, "", "", True
+        return pending_summary(self.kube.job_pods(ns, job["metadata"]["name"]))
+
+    def _placement_changed(self, body, run, plan, attempt: int, job: dict[str, Any]) -> bool:
+        """Whether the operator's configuration now places this stage's pods differently (tolerations, node
+        selector, image...): a Job's pod template is immutable, so a changed configuration reaches a Job whose pods
+        never started only by recreating it."""
+        desired = build_job(run, body["metadata"], plan, attempt, self.cfg)
+        return placement(desired) != placement(job)
+
+    def _replace_unstarted(self, body, plan, job: dict[str, Any]) -> None:
+        ns, jname = body["metadata"]["namespace"], job["metadata"]["name"]
+        self.kube.delete_job(ns, jname)
+        self.events.post(body, Event("Normal", "StageRecreated", f"stage {plan.name}: Job {jname} had no pod "
+                                     "started and the operator's pod placement (tolerations, node selector, image) "
+                                     "changed; recreating it"))
 
     def _create_stage(self, body, run, plan, attempt: int, remaining) -> dict[str, Any] | None:
         ns, uid = body["metadata"]["namespace"], body["metadata"]["uid"]
@@ -314,6 +389,18 @@ class Reconciler:
         for j in jobs:
             if job_state(j)[0] == "Active" and not j["metadata"].get("deletionTimestamp"):
                 self.kube.delete_job(ns, j["metadata"]["name"])
+
+    def _missing_secrets(self, ns: str, run: Any) -> list[str]:
+        out = []
+        for ref in secret_refs(run):
+            keys = self.kube.secret_keys(ns, ref.name)
+            if keys is None:
+                out.append(f"{ref.field}: Secret {ref.name!r} not found in namespace {ns} (it needs the keys "
+                           f"{', '.join(ref.keys)}; create it, then re-create the run)")
+            elif not set(ref.keys) <= keys:
+                out.append(f"{ref.field}: Secret {ref.name!r} lacks the key(s) "
+                           f"{', '.join(k for k in ref.keys if k not in keys)}")
+        return out
 
     def _resolve_references(self, run, ns: str, name: str, jobs, st: "_Status"
                             ) -> tuple[dict[str, Any], tuple[tuple[str, str, str], ...], Outcome | None]:
@@ -404,6 +491,7 @@ class Reconciler:
 
     def _finish_terminal(self, kind, body, st: "_Status", now, wrote: bool = False) -> Outcome:
         self._confirmed_specs.pop(body["metadata"]["uid"], None)
+        self.events.forget(body["metadata"]["uid"])
         ttl = (body.get("spec") or {}).get("ttlSecondsAfterFinished")
         if ttl is None or st.completion_time is None:
             return Outcome("finished")
@@ -431,7 +519,21 @@ class Reconciler:
             # Merge patch: null deletes a key; lists (conditions, stages) are replaced whole.
             patch = {k: new.get(k) for k in set(new) | set(old)}
             self.kube.patch_run_status(kind, m["namespace"], m["name"], patch)
+            for event in transitions(old, new):  # after the write: an Event never tells of a state not stored
+                self.events.post({**body, "kind": kind}, event)
         metrics.STORE.put(metrics.state_from_body(kind, {**body, "status": new}))
+
+
+def _missing_results(kind: str, reported: dict[str, Any]) -> str | None:
+    """Why a completed BenchRun is not a success: its report stage must hand over results for at least one task."""
+    if kind != "BenchRun":
+        return None
+    results = reported.get("results")
+    if not isinstance(results, dict) or not results:
+        return "wrote no results to its termination message"
+    if not results.get("tasks"):
+        return "its results cover no task (no evaluation records were found)"
+    return None
 
 
 def _comparable(status: dict[str, Any]) -> dict[str, Any]:
@@ -477,7 +579,12 @@ class _Status:
             self.start_time = self.now
         self.set("Running", True, "StageRunning", message)
 
+    def clear_pending(self) -> None:
+        if is_true(self.conditions, "PodsPending"):
+            self.set("PodsPending", False, "PodsStarted", "")
+
     def fail(self, reason: str, message: str) -> None:
+        self.clear_pending()
         self.set("Running", False, reason, "")
         self.set("Failed", True, reason, message)
         if self.completion_time is None:

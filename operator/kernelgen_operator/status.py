@@ -133,3 +133,50 @@ def stage_status(stage: str, job: dict[str, Any]) -> dict[str, Any]:
     if st.get("completionTime"):
         out["completionTime"] = st["completionTime"]
     return out
+
+
+# ------------------------------------------------------------------------------------------------- pending pods
+
+# Container waiting reasons that do not clear by themselves (a missing image or Secret, a bad image name); plain
+# ContainerCreating or PodInitializing are progress, not trouble.
+STUCK_WAITING_REASONS = frozenset({"ErrImagePull", "ImagePullBackOff", "InvalidImageName", "ErrImageNeverPull",
+                                   "CreateContainerConfigError", "CreateContainerError", "RunContainerError"})
+
+
+def pod_pending_reason(pod: dict[str, Any]) -> tuple[str, str] | None:
+    """(reason, message) when a pod is stuck before running: unschedulable (the scheduler's reason) or a container
+    that cannot be created (the kubelet's); None for a pod that is running, finished, or just being set up."""
+    if pod["metadata"].get("deletionTimestamp"):
+        return None
+    st = pod.get("status") or {}
+    if st.get("phase") != "Pending":
+        return None
+    for c in st.get("conditions") or []:
+        if c.get("type") == "PodScheduled" and c.get("status") == "False":
+            return c.get("reason") or "Unschedulable", c.get("message") or ""
+    for cs in (st.get("initContainerStatuses") or []) + (st.get("containerStatuses") or []):
+        waiting = (cs.get("state") or {}).get("waiting") or {}
+        if waiting.get("reason") in STUCK_WAITING_REASONS:
+            return waiting["reason"], f"container {cs.get('name')}: {waiting.get('message', '')}".rstrip(": ")
+    return None
+
+
+def pending_summary(pods: list[dict[str, Any]]) -> tuple[int, str, str, bool]:
+    """(pending count, the first pod's reason, its message, whether any pod ever started) of one Job's pods."""
+    stuck = [r for r in (pod_pending_reason(p) for p in pods) if r is not None]
+    started = any((p.get("status") or {}).get("phase") not in (None, "Pending") for p in pods)
+    if not stuck:
+        return 0, "", "", started
+    return len(stuck), stuck[0][0], stuck[0][1], started
+
+
+# Pod template fields that come from the operator's configuration and decide where (and whether) a pod can start.
+PLACEMENT_FIELDS = ("nodeSelector", "tolerations", "affinity", "runtimeClassName", "priorityClassName",
+                    "serviceAccountName", "imagePullSecrets")
+
+
+def placement(job: dict[str, Any]) -> dict[str, Any]:
+    pod = ((job.get("spec") or {}).get("template") or {}).get("spec") or {}
+    c = (pod.get("containers") or [{}])[0]
+    return {**{k: pod.get(k) or None for k in PLACEMENT_FIELDS}, "image": c.get("image"),
+            "imagePullPolicy": c.get("imagePullPolicy")}

@@ -64,8 +64,7 @@ def test_a_report_that_is_not_final_hands_nothing_on(tmp_path, monkeypatch):
     make_task(tmp_path / "suite", "Add", "add")
     runner.invoke(app, ["bench", "run", "--suite", str(tmp_path / "suite"), "--backend", "ascend",
                         "--output", str(tmp_path / "out"), "--name", "tm", "--no-progress"])
-    term = tmp_path / "termination-log"
-    term.write_text("")
+    term = tmp_path / "termination-log"  # not created beforehand: the report creates it
     monkeypatch.setenv("KERNELGEN_TERMINATION_LOG", str(term))
     r = runner.invoke(app, ["bench", "report", "--run-dir", str(tmp_path / "out" / "tm")])
     assert r.exit_code == 3, r.output             # still no backend: the report says so, and so does the code

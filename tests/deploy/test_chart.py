@@ -36,7 +36,9 @@ def test_default_render_objects():
     assert "ServiceMonitor" not in kinds and "PrometheusRule" not in kinds
 
     dep = by_kind(docs, "Deployment")[0]
-    assert dep["spec"]["replicas"] == 1 and dep["spec"]["strategy"]["type"] == "Recreate"
+    # leader election on by default: a Lease decides which replica reconciles, so rollouts may overlap
+    assert dep["spec"]["replicas"] == 1 and dep["spec"]["strategy"]["type"] == "RollingUpdate"
+    assert "--leader-elect" in dep["spec"]["template"]["spec"]["containers"][0]["args"]
     pod = dep["spec"]["template"]["spec"]
     c = pod["containers"][0]
     assert "--liveness=http://0.0.0.0:8080/healthz" in c["args"]
@@ -55,8 +57,9 @@ def test_default_render_objects():
     assert cfg.npu_resource_name == "huawei.com/Ascend910"
     assert cfg.service_account_name == "kg-ascend-kernelgen-jobs"
     assert cfg.metrics_port == 8000 and cfg.driver_mounts is True
-    env = {e["name"]: e["value"] for e in c["env"]}
+    env = {e["name"]: e.get("value") or e["valueFrom"]["fieldRef"]["fieldPath"] for e in c["env"]}
     assert env["KERNELGEN_OPERATOR_CONFIG"] == "/etc/kernelgen-operator/config.yaml"
+    assert env["POD_NAMESPACE"] == "metadata.namespace" and env["POD_NAME"] == "metadata.name"
     # config changes roll the pod
     assert dep["spec"]["template"]["metadata"]["annotations"]["checksum/config"]
 
@@ -78,12 +81,13 @@ def test_values_reach_the_operator_config():
 
 def test_rbac_is_least_privilege():
     docs = render()
-    roles = {r["metadata"]["name"]: r["rules"] for r in by_kind(docs, "ClusterRole")}
+    roles = {r["metadata"]["name"]: r["rules"] for r in by_kind(docs, "ClusterRole")
+             if "-operator" in r["metadata"]["name"]}  # the users' aggregated roles: test_user_roles_aggregate
     granted = {(g, res, v) for rules in roles.values() for r in rules for g in r["apiGroups"]
                for res in r["resources"] for v in r["verbs"]}
     assert not any("*" in t for t in granted), "no wildcards"
-    # nothing touches secrets, and pods are read-only
-    assert not any(res == "secrets" for _, res, _ in granted)
+    # Secrets: get only (the referenced ones are checked to exist before any pod); pods are read-only
+    assert {v for g, res, v in granted if res == "secrets"} == {"get"}
     assert {v for g, res, v in granted if res == "pods"} == {"get", "list", "watch"}
     assert ("kernelgen.ai", "benchruns/status", "patch") in granted
     assert ("batch", "jobs", "create") in granted
@@ -94,7 +98,7 @@ def test_rbac_is_least_privilege():
 
 def test_watch_namespaces_use_rolebindings():
     docs = render("operator.watchNamespaces={team-a,team-b}")
-    rbs = by_kind(docs, "RoleBinding")
+    rbs = [r for r in by_kind(docs, "RoleBinding") if not r["metadata"]["name"].endswith("-leader-election")]
     assert sorted(r["metadata"]["namespace"] for r in rbs) == ["team-a", "team-b"]
     # only the discovery ClusterRole is bound cluster-wide
     crbs = by_kind(docs, "ClusterRoleBinding")
@@ -162,3 +166,34 @@ def test_schema_rejects_bad_values(bad):
     cp = helm("template", "kg", str(CHART), "--kube-version", "1.36.3", "--set", bad, check=False)
     assert cp.returncode != 0
     assert "values don't meet the specifications of the schema" in cp.stderr or "schema" in cp.stderr.lower()
+
+
+def test_user_roles_aggregate_to_edit_and_view():
+    roles = {r["metadata"]["name"]: r for r in by_kind(render(), "ClusterRole")}
+    edit, view = roles["kg-ascend-kernelgen-edit"], roles["kg-ascend-kernelgen-view"]
+    assert edit["metadata"]["labels"]["rbac.authorization.k8s.io/aggregate-to-edit"] == "true"
+    assert view["metadata"]["labels"]["rbac.authorization.k8s.io/aggregate-to-view"] == "true"
+    assert "create" in edit["rules"][0]["verbs"] and set(view["rules"][0]["verbs"]) == {"get", "list", "watch"}
+    names = {r["metadata"]["name"] for r in by_kind(render("rbac.aggregateToDefaultRoles=false"), "ClusterRole")}
+    assert not names & {"kg-ascend-kernelgen-edit", "kg-ascend-kernelgen-view"}
+
+
+def test_evaluation_runtime_class_reaches_the_operator_config():
+    cfg = lambda docs: yaml.safe_load(next(d for d in by_kind(docs, "ConfigMap")  # noqa: E731
+                                           if "config.yaml" in d.get("data", {}))["data"]["config.yaml"])
+    assert "evaluateRuntimeClassName" not in cfg(render())
+    assert cfg(render("evaluation.runtimeClassName=gvisor"))["evaluateRuntimeClassName"] == "gvisor"
+
+
+def test_leader_election_can_be_turned_off_and_replicas_raised():
+    dep = by_kind(render("operator.replicas=2"), "Deployment")[0]
+    assert dep["spec"]["replicas"] == 2
+    lease_role = next(r for r in by_kind(render(), "Role") if r["metadata"]["name"].endswith("-leader-election"))
+    assert lease_role["metadata"]["namespace"] == "kernelgen"
+    assert lease_role["rules"] == [{"apiGroups": ["coordination.k8s.io"], "resources": ["leases"],
+                                    "verbs": ["get", "create", "update"]}]
+    off = render("operator.leaderElection.enabled=false", "operator.replicas=3")
+    dep = by_kind(off, "Deployment")[0]
+    assert dep["spec"]["replicas"] == 1 and dep["spec"]["strategy"]["type"] == "Recreate"
+    assert "--leader-elect" not in dep["spec"]["template"]["spec"]["containers"][0]["args"]
+    assert not [r for r in by_kind(off, "Role") if r["metadata"]["name"].endswith("-leader-election")]

@@ -132,6 +132,7 @@ def operator_proc(cluster, installed):
     env.update({"KUBECONFIG": str(kubeconfig), "KERNELGEN_OPERATOR_CONFIG": str(config),
                 "KERNELGEN_METRICS_PORT": str(metrics_port),  # the chart's 8000 may be taken on this machine
                 "KERNELGEN_WATCH_TIMEOUT": "10",
+                "POD_NAMESPACE": NS, "POD_NAME": "operator-0",  # the Deployment's downward API (leader election)
                 "PYTHONPATH": os.pathsep.join([str(REPO / "operator"), str(REPO / "jobs")])})
     log = cluster.workdir / "operator.log"
     proc = load_testenv().spawn([sys.executable, "-m", "kernelgen_operator", *args], log, env=env)
@@ -226,7 +227,8 @@ def test_helm_install_objects(cluster, installed):
     assert can("create", "jobs.batch", "-n", RUNS_NS)
     assert can("patch", "benchruns.kernelgen.ai", "--subresource=status", "-n", RUNS_NS)
     assert not can("create", "jobs.batch", "-n", "default"), "namespaced install must not reach other namespaces"
-    assert not can("get", "secrets", "-n", RUNS_NS)
+    assert can("get", "secrets", "-n", RUNS_NS)  # a run's referenced Secrets are checked before any pod
+    assert not can("list", "secrets", "-n", RUNS_NS) and not can("watch", "secrets", "-n", RUNS_NS)
     assert not can("delete", "pods", "-n", RUNS_NS)
     assert can("watch", "customresourcedefinitions.apiextensions.k8s.io")
 

@@ -92,6 +92,14 @@ class Kubectl:
         return wait_for(lambda: (s := self.run_status(kind, name)).get("phase") == phase and s,
                         timeout, what=f"{kind} {name} phase {phase} (now {self.run_status(kind, name).get('phase')})")
 
+    def events(self, name: str) -> list[tuple[str, str, str]]:
+        """(type, reason, message) of the Events about the object `name`, oldest first."""
+        items = [e for e in self.items("events") if e["involvedObject"].get("name") == name]
+        # The operator names its Events <run>.<nanoseconds in hex> (as client-go does): name order is time order,
+        # finer than the timestamps' seconds.
+        items.sort(key=lambda e: e["metadata"]["name"])
+        return [(e["type"], e["reason"], e.get("message", "")) for e in items]
+
     def jobs(self, run: str) -> dict[str, dict[str, Any]]:
         return {j["metadata"]["name"]: j for j in self.items("jobs", f"kernelgen.ai/run={run}")}
 

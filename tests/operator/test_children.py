@@ -211,3 +211,18 @@ def test_config_file_then_environment(tmp_path):
     assert cfg.cpu_node_selector == {"pool": "cpu"} and cfg.timer_interval == 3.0  # the environment wins
     with pytest.raises(Exception):
         load_config({"KERNELGEN_OPERATOR_CONFIG": str(f), "KERNELGEN_WORKERS": "many"})
+
+
+def test_evaluate_pods_take_the_runtime_class_of_the_run_or_the_operator():
+    def pods(doc, cfg=CFG):
+        run = model(doc)
+        return {p.name: build_job(run, {"generation": 1}, p, 0, cfg)["spec"]["template"]["spec"]
+                for p in plan_stages(run)}
+
+    assert all("runtimeClassName" not in p for p in pods(benchrun("b")).values())
+    by_cfg = pods(benchrun("b"), load_config({"KERNELGEN_EVALUATE_RUNTIME_CLASS": "gvisor"}))
+    assert by_cfg["evaluate"]["runtimeClassName"] == "gvisor"
+    assert "runtimeClassName" not in by_cfg["generate"] and "runtimeClassName" not in by_cfg["report"]
+    doc = benchrun("b")
+    doc["spec"]["evaluation"]["runtimeClassName"] = "kata"
+    assert pods(doc, load_config({"KERNELGEN_EVALUATE_RUNTIME_CLASS": "gvisor"}))["evaluate"]["runtimeClassName"] == "kata"

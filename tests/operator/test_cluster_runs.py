@@ -4,12 +4,13 @@ kube-scheduler and etcd, with kwok nodes shaped like Atlas 800T A2 servers. Runs
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
 
 import pytest
 import yaml
 from .conftest import wait_for
-from .operator_manifests import DISRUPT, EXIT_CODE, HOLD, RESULTS, benchrun, cotbuild, trainrun
+from .operator_manifests import DISRUPT, EXIT_CODE, HOLD, MESSAGE, RESULTS, benchrun, cotbuild, trainrun
 
 pytestmark = [pytest.mark.cluster, pytest.mark.slow]
 NPU = "huawei.com/Ascend910"
@@ -21,6 +22,14 @@ def _created(job):
 
 def _cond(status, ctype):
     return next((c for c in status.get("conditions", []) if c["type"] == ctype), {})
+
+
+def _table(text):
+    """The first table of kubectl's output as dicts, split at the header's column starts (empty cells stay empty)."""
+    lines = text.split("\n\n")[0].splitlines()
+    starts = [m.start() for m in re.finditer(r"\S+", lines[0])]
+    names = lines[0].split()
+    return [{n: line[a:b].strip() for n, a, b in zip(names, starts, starts[1:] + [None])} for line in lines[1:]]
 
 
 def _wait_pod(ns, job, pred=lambda p: p["status"].get("phase") == "Running", count=1):
@@ -101,11 +110,36 @@ def test_get_npujobs_shows_printer_columns(ns, operator):
     ns.wait_phase("CoTBuild", "pcc", "Succeeded", timeout=120)
     out = ns("get", "npujobs").stdout
     header = out.splitlines()[0].split()
-    assert header[:6] == ["NAME", "PHASE", "STAGE", "PROGRESS", "STARTED", "AGE"], out
+    assert header == ["NAME", "PHASE", "STAGE", "PROGRESS", "PASS@1", "STARTED", "AGE"], out  # BenchRuns first
     assert any(line.startswith("benchrun.kernelgen.ai/pc ") and "Succeeded" in line for line in out.splitlines()), out
     assert any(line.startswith("cotbuild.kernelgen.ai/pcc ") for line in out.splitlines()), out
+    row = next(r for r in _table(out) if r["NAME"] == "benchrun.kernelgen.ai/pc")
+    assert row["PASS@1"] == str(RESULTS["passAt1"]) and row["PHASE"] == "Succeeded", out  # without -o wide
     wide = ns("get", "brun", "-o", "wide").stdout
     assert "OUTPUT" in wide.splitlines()[0] and "s3://results/bench/pc" in wide
+
+
+def test_trainrun_prints_step_and_loss(ns, operator):
+    doc = trainrun("tl", {"uri": "s3://ds"}, nodes=1, npus=8)
+    doc["spec"]["podTemplate"] = {"metadata": {"annotations": {MESSAGE: json.dumps({"finalLoss": 0.42, "steps": 120})}}}
+    ns.apply(doc)
+    ns.wait_phase("TrainRun", "tl", "Succeeded", timeout=120)
+    out = ns("get", "trun", "tl").stdout
+    assert out.split()[:7] == ["NAME", "PHASE", "STAGE", "PROGRESS", "METHOD", "STEP", "LOSS"], out
+    [row] = _table(out)
+    assert (row["STEP"], row["LOSS"], row["METHOD"]) == ("120", "0.42", "SFT"), out
+
+
+def test_evaluate_pods_run_under_the_runtime_class(ns, operator, k8s):
+    k8s.kubectl("apply", "-f", "-", input=json.dumps({"apiVersion": "node.k8s.io/v1", "kind": "RuntimeClass",
+                                                       "metadata": {"name": "gvisor"}, "handler": "runsc"}))
+    doc = benchrun("rc", shards=2, backend="sim")
+    doc["spec"]["evaluation"]["runtimeClassName"] = "gvisor"
+    ns.apply(doc)
+    ns.wait_phase("BenchRun", "rc", "Succeeded", timeout=120)
+    evaluate = ns.pods("rc-evaluate-r0")
+    assert len(evaluate) == 2 and all(p["spec"]["runtimeClassName"] == "gvisor" for p in evaluate)
+    assert all("runtimeClassName" not in p["spec"] for p in ns.pods("rc-report-r0") + ns.pods("rc-generate-r0"))
 
 
 def test_config_error_exit_code_fails_the_run_without_retry(ns, operator):
@@ -116,6 +150,9 @@ def test_config_error_exit_code_fails_the_run_without_retry(ns, operator):
     assert "generate" in failed["message"]
     assert list(ns.jobs("cfg")) == ["cfg-generate-r0"]  # FailRun: no retry
     assert status["restarts"] == 0
+    events = wait_for(lambda: (e := ns.events("cfg")) and e[-1][1] == "PodFailurePolicy" and e, 10, what="events")
+    assert [e[:2] for e in events] == [("Normal", "StageStarted"), ("Warning", "PodFailurePolicy")]
+    assert "exit code 2" in events[-1][2] or "FailJob" in events[-1][2], events
 
 
 def test_disrupted_pod_does_not_count(ns, operator):
@@ -155,6 +192,12 @@ def test_backoff_limit_recreates_failed_stage(ns, operator):
     assert status["restarts"] == 1
     assert next(s for s in status["stages"] if s["name"] == "generate")["jobName"] == "bo-generate-r1"
     assert sorted(ns.jobs("bo")) == ["bo-evaluate-r0", "bo-generate-r0", "bo-generate-r1", "bo-report-r0"]
+    events = wait_for(lambda: (e := ns.events("bo")) and e[-1][1] == "Succeeded" and e, 10, what="events")
+    reasons = [e[1] for e in events]
+    assert reasons == ["StageStarted", "StageRetried", "StageCompleted", "StageStarted", "StageCompleted",
+                       "StageStarted", "StageCompleted", "Succeeded"], reasons
+    described = ns("describe", "brun", "bo").stdout
+    assert "StageRetried" in described and "bo-generate-r1 replaces bo-generate-r0 (restart 1)" in described
 
 
 def test_backoff_limit_exhausted_fails_the_run(ns, operator):
@@ -199,6 +242,8 @@ def test_suspend_pauses_and_resume_continues(ns, operator):
     status = ns.wait_phase("BenchRun", "sus", "Succeeded")
     assert _cond(status, "Suspended")["reason"] == "Resumed"
     assert list(ns.jobs("sus")).count("sus-generate-r0") == 1 and status["restarts"] == 0
+    reasons = [e[1] for e in ns.events("sus")]
+    assert reasons.index("Suspended") < reasons.index("Resumed") < reasons.index("Succeeded"), reasons
 
 
 def test_ttl_deletes_the_run_and_gc_removes_children(ns, operator):
@@ -227,6 +272,8 @@ def test_trainrun_waits_for_its_cotbuild_then_starts(ns, operator):
     waiting = _cond(st, "Waiting")
     assert (waiting["status"], waiting["reason"]) == ("True", "DependencyNotReady")
     assert st["phase"] == "Pending" and not ns.jobs("tr")
+    assert wait_for(lambda: ns.events("tr"), 10, what="events")[0] == (
+        "Normal", "WaitingForDependency", "CoTBuild cb does not exist yet")
 
     ns.apply(cotbuild("cb", shards=3))
     cb = ns.wait_phase("CoTBuild", "cb", "Succeeded", timeout=120)
@@ -275,6 +322,7 @@ def test_invalid_spec_fails_with_the_field_named(ns, operator, k8s):
     failed = _cond(status, "Failed")
     assert failed["reason"] == "InvalidSpec" and failed["message"].startswith("metadata.name: must be at most 40")
     assert not ns.jobs(name) and ns.get("configmap", f"{name}-spec") is None
+    assert [e[:2] for e in ns.events(name)] == [("Warning", "InvalidSpec")]
     # The operator is still serving other runs.
     ns.apply(benchrun("after", shards=1))
     ns.wait_phase("BenchRun", "after", "Succeeded")

@@ -26,6 +26,7 @@ TRAIN = {
         "dataset": {"fromCoTBuild": {"name": "cot1"}},
         "hyperparameters": {"preset": "paper", "extra": {"gradient_checkpointing": True}},
         "resources": {"numNodes": 2, "npusPerNode": 8, "memory": "64Gi", "cpu": 16},
+        "output": {"uri": "s3://models/out"},
     },
 }
 COT = {
@@ -37,6 +38,7 @@ COT = {
         "sources": {"docs": [{"uri": "s3://corpus/docs"}], "benchRecords": [{"uri": "s3://results/bench/br1"}]},
         "shards": 4,
         "allowedFailedShards": 1,
+        "output": {"uri": "s3://datasets/cot"},
     },
 }
 

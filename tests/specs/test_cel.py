@@ -74,9 +74,10 @@ def check(plural: str, doc: dict[str, Any], old: dict[str, Any] | None = None) -
 
 
 def python_ok(doc: dict[str, Any]) -> bool:
+    """Valid for a cluster, as the Python side sees it: the model, plus the cluster-only rules (the CRD is a cluster's
+    view; the CLI alone also accepts a local output path)."""
     try:
-        load_spec(doc)
-        return True
+        return not load_spec(doc).cluster_problems()
     except SpecError:
         return False
 
@@ -156,7 +157,33 @@ def _mutations():
     def cot_no_sources(d):
         d["spec"]["sources"] = {"docs": []}
 
+    def bench_no_output(d):
+        del d["spec"]["output"]
+
+    def bench_local_output(d):
+        d["spec"]["output"] = {"uri": "./runs"}
+
+    def bench_gs_output(d):
+        d["spec"]["output"] = {"uri": "gs://bucket/x"}
+
+    def bench_s3_without_bucket(d):
+        d["spec"]["output"] = {"uri": "s3://"}
+
+    def bench_file_output_on_a_volume(d):
+        d["spec"]["output"] = {"uri": "file:///results/bench"}
+        d["spec"]["podTemplate"] = {"spec": {"volumes": [{"name": "r", "persistentVolumeClaim": {"claimName": "r"}}],
+                                             "volumeMounts": [{"name": "r", "mountPath": "/results"}]}}
+
+    def train_no_output(d):
+        del d["spec"]["output"]
+
     return [
+        ("benchruns", bench_no_output, False),
+        ("benchruns", bench_local_output, False),
+        ("benchruns", bench_gs_output, False),
+        ("benchruns", bench_s3_without_bucket, False),
+        ("benchruns", bench_file_output_on_a_volume, True),
+        ("trainruns", train_no_output, False),
         ("benchruns", bench_jsonl_without_uri, False),
         ("benchruns", bench_no_generator, False),
         ("benchruns", bench_reference_no_generator, True),

@@ -81,3 +81,30 @@ def test_a_broken_sub_app_does_not_break_the_cli(tmp_path, monkeypatch):
     result = runner.invoke(root, ["broken"])
     assert result.exit_code == 1 and "half-written module" in result.output
     assert runner.invoke(root, ["x"]).exit_code == 2  # not mounted: unknown command
+
+
+def test_an_unsupported_output_scheme_is_refused_everywhere(tmp_path, bench):
+    bench["spec"]["output"] = {"uri": "gs://bucket/x"}
+    path = tmp_path / "gs.yaml"
+    path.write_text(yaml.safe_dump(bench))
+    result = runner.invoke(app, ["validate", "-f", str(path)])
+    assert result.exit_code == 2
+    assert "spec.output.uri: must be s3://bucket/prefix, file:///path or a path" in result.output
+
+
+def test_validate_cluster_requires_an_output_that_outlives_the_pod(tmp_path, bench):
+    path = tmp_path / "b.yaml"
+    for output, problem in ((None, "spec.output: output.uri is required in a cluster"),
+                            ({"uri": "./runs"}, "spec.output: output.uri is required in a cluster"),
+                            ({"uri": "file:///results"}, "spec.output.uri: /results is not on a volume")):
+        if output is None:
+            bench["spec"].pop("output", None)
+        else:
+            bench["spec"]["output"] = output
+        path.write_text(yaml.safe_dump(bench))
+        assert runner.invoke(app, ["validate", "-f", str(path)]).exit_code == 0  # fine for a local run
+        result = runner.invoke(app, ["validate", "--cluster", "-f", str(path)])
+        assert result.exit_code == 2 and problem in result.output, result.output
+    bench["spec"]["output"] = {"uri": "s3://results/bench"}
+    path.write_text(yaml.safe_dump(bench))
+    assert runner.invoke(app, ["validate", "--cluster", "-f", str(path)]).exit_code == 0

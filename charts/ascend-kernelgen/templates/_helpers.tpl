@@ -63,6 +63,9 @@ imagePullPolicy: {{ .Values.jobImagePullPolicy | quote }}
 hostNetwork: {{ .Values.jobHostNetwork }}
 driverMounts: {{ .Values.npu.driverMounts.enabled }}
 driverPaths: {{ .Values.npu.driverMounts.paths | toJson }}
+{{- with .Values.evaluation.runtimeClassName }}
+evaluateRuntimeClassName: {{ . | quote }}
+{{- end }}
 {{- $sa := include "kernelgen.jobServiceAccount" . }}
 {{- if $sa }}
 serviceAccountName: {{ $sa | quote }}

@@ -139,9 +139,15 @@ def resolve_refs_or_exit(run, runs_root: str | None = None):  # noqa: ANN001, AN
 @app.command("validate")
 def validate(
     file: Path = typer.Option(..., "--file", "-f", help="Spec YAML (BenchRun, TrainRun or CoTBuild)."),
+    cluster: bool = typer.Option(False, "--cluster", help="Also check what a cluster needs (an output that outlives "
+                                 "the pods), as the CRD and the operator do."),
 ) -> None:
     """Validate a spec: one line per bad field, exit code 2 when invalid."""
     spec = load_spec_or_exit(file)
+    if cluster and spec.cluster_problems():
+        for line in spec.cluster_problems():
+            err_console.print(f"{file}: {line}", markup=False, highlight=False, soft_wrap=True)
+        raise typer.Exit(EXIT_INVALID_SPEC)
     typer.echo(f"{file}: valid {spec.kind_name} {spec.metadata.name!r}")
 
 

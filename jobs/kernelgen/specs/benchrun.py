@@ -167,6 +167,11 @@ class Evaluation(SpecModel):
                     "evaluations on Ascend nodes (what a cluster without spare CPU nodes does).",
     )
     exclusive_device: bool = Field(default=True, description="One whole NPU per evaluator so timings are not shared.")
+    runtime_class_name: ShortStr | None = Field(
+        default=None,
+        description="RuntimeClass of the evaluate pods, which run untrusted generated kernels (e.g. gvisor or kata "
+        "for a second sandbox around the harness's own); default: the operator's evaluation.runtimeClassName.",
+    )
     sync_check: Literal["off", "warn", "error"] = Field(
         default="off",
         description="sim backend: ascsim's missing-synchronisation detector (pipes that would race on the device); "
@@ -259,7 +264,7 @@ class BenchRun(Resource):
     plural: ClassVar = "benchruns"
     short_names: ClassVar = ("brun",)
     extra_printer_columns: ClassVar = [
-        {"name": "Pass@1", "type": "number", "jsonPath": ".status.results.passAt1", "priority": 1},
+        {"name": "Pass@1", "type": "number", "jsonPath": ".status.results.passAt1", "description": "Unbiased pass@1."},
     ]
 
     kind: Literal["BenchRun"] = Field(description="BenchRun")

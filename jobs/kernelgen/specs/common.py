@@ -257,12 +257,25 @@ class PodTemplate(SpecModel):
     spec: PodTemplateSpec = Field(default_factory=PodTemplateSpec, description="Whitelisted pod spec fields.")
 
 
+# The schemes kernelgen.storage.open_store understands; anything else with '://' would fail only at run time.
+STORE_URI_PATTERN = r"^(s3://[^/]+|file://)"
+
+
 class Output(SpecModel):
     """Where the run writes its artifacts."""
 
+    cel_rules: ClassVar = [
+        {
+            "rule": f"!self.uri.contains('://') || self.uri.matches('{STORE_URI_PATTERN}')",
+            "message": "uri must be s3://bucket/prefix, file:///path or a path (no other scheme is supported)",
+            "fieldPath": ".uri",
+        }
+    ]
+
     uri: Uri = Field(
         description="Artifacts root: s3://bucket/prefix, file:///abs/path, or a bare path (local file system). "
-        "A run writes under <uri>/<metadata.name>/."
+        "A run writes under <uri>/<metadata.name>/. In a cluster: s3://, or file:///path on a volume the pods "
+        "mount through podTemplate (required there: a path inside a pod is lost when the pod ends)."
     )
     secret_ref: LocalObjectReference | None = Field(
         default=None,
@@ -273,6 +286,19 @@ class Output(SpecModel):
         default=None, description="S3 endpoint URL for S3-compatible stores (default: AWS from the environment)."
     )
     region: ShortStr | None = Field(default=None, description="S3 region.")
+
+    @model_validator(mode="after")
+    def _supported_scheme(self) -> Output:
+        if "://" in self.uri and not re.match(STORE_URI_PATTERN, self.uri):
+            raise field_error("uri", "must be s3://bucket/prefix, file:///path or a path (no other scheme is "
+                                     f"supported; got {self.uri[:80]!r})")
+        return self
+
+
+CLUSTER_OUTPUT_MESSAGE = (
+    "output.uri is required in a cluster: s3://bucket/prefix, or file:///path on a volume the pods mount "
+    "(a path inside a pod is lost when the pod ends)"
+)
 
 
 def _default_output() -> Output:
@@ -313,6 +339,13 @@ class RunControls(SpecModel):
     # CEL on the spec object. Rules that compare with oldSelf sit here, not on the field, so that adding or removing
     # the field is also caught (a transition rule on the field itself only runs when both old and new have it).
     common_cel_rules: ClassVar[list[dict[str, str]]] = [
+        # Cluster only (the CLI defaults output to ./runs): see cluster_problems(), its Python side.
+        {
+            "rule": "has(self.output) && (self.output.uri.startsWith('s3://') || "
+            "self.output.uri.startsWith('file:///'))",
+            "message": CLUSTER_OUTPUT_MESSAGE,
+            "fieldPath": ".output",
+        },
         {
             "rule": "!has(oldSelf.shutdown) || oldSelf.shutdown == '' || "
             "(has(self.shutdown) && self.shutdown == oldSelf.shutdown)",
@@ -384,7 +417,8 @@ def immutability_rule(field: str) -> dict[str, str]:
 class Condition(SpecModel):
     """A metav1.Condition. Conditions are authoritative; phase is derived from them."""
 
-    type: ShortStr = Field(description="Condition type: Suspended, Running, Complete, Failed or Waiting.")
+    type: ShortStr = Field(description="Condition type: Suspended, Running, Complete, Failed, Waiting (a TrainRun's "
+                           "dependency) or PodsPending (pods that cannot start: reason from the scheduler or kubelet).")
     status: Literal["True", "False", "Unknown"] = Field(description="True, False or Unknown.")
     reason: ShortStr = Field(default="", description="CamelCase reason, e.g. StageRunning, BackoffLimitExceeded.")
     message: str = Field(default="", max_length=32768, description="Human-readable details.")
@@ -484,6 +518,27 @@ class Resource(BaseModel):
     @property
     def name(self) -> str:
         return self.metadata.name
+
+    def cluster_problems(self) -> list[str]:
+        """What a run needs in a cluster but not locally, one line per bad field (the CRD's CEL checks the scheme;
+        this also runs in the operator, for runs stored under an older CRD, and in `kernelgen validate --cluster`).
+
+        The output must survive the pod: s3://, or file:///path under a volume mounted through podTemplate (the
+        pods' root file system is read-only and discarded)."""
+        spec: Any = self.spec  # type: ignore[attr-defined]
+        given = "output" in spec.model_fields_set
+        uri = spec.output.uri
+        if not given or not (uri.startswith("s3://") or uri.startswith("file:///")):
+            return [f"spec.output: {CLUSTER_OUTPUT_MESSAGE} (got {uri!r})" if given else f"spec.output: "
+                    f"{CLUSTER_OUTPUT_MESSAGE}"]
+        if uri.startswith("file:///"):
+            path = "/" + uri[len("file:///"):].strip("/")
+            mounts = [str(m.get("mountPath", "")).rstrip("/") for m in
+                      (spec.pod_template.spec.volume_mounts if spec.pod_template else [])]
+            if not any(m and (path == m or path.startswith(m + "/")) for m in mounts):
+                return [f"spec.output.uri: {path} is not on a volume: mount one there through "
+                        "spec.podTemplate.spec.volumes and volumeMounts, or use s3://"]
+        return []
 
     def output_uri(self) -> str:
         """Where this run writes: <spec.output.uri>/<metadata.name>."""

@@ -156,7 +156,9 @@ def openapi_schema(kind: type[Resource]) -> dict[str, Any]:
         "properties": {
             "apiVersion": {"type": "string", "description": "kernelgen.ai/v1alpha1"},
             "kind": {"type": "string", "description": kind.kind_name},
-            "metadata": {"type": "object"},
+            # name is declared so that the rules below can name it as their fieldPath (without it the apiserver
+            # reports the field as <nil>); a CRD may constrain only name and generateName here.
+            "metadata": {"type": "object", "properties": {"name": {"type": "string"}}},
             "spec": spec,
             "status": status,
         },
@@ -165,11 +167,13 @@ def openapi_schema(kind: type[Resource]) -> dict[str, Any]:
                 "rule": f"self.metadata.name.size() <= {MAX_NAME_LENGTH}",
                 "message": f"metadata.name must be at most {MAX_NAME_LENGTH} characters "
                 "(child Jobs append -<stage>-r<N>)",
+                "fieldPath": ".metadata.name",
             },
             {
                 "rule": f"self.metadata.name.matches('{DNS1035_PATTERN}')",
                 "message": "metadata.name must be a DNS-1035 label: lowercase letters, digits and '-', "
                 "starting with a letter",
+                "fieldPath": ".metadata.name",
             },
         ],
     }
@@ -179,9 +183,14 @@ def crd(kind: type[Resource]) -> dict[str, Any]:
     """The full CustomResourceDefinition of one kind."""
     singular = kind.kind_name.lower()
     extra = kind.extra_printer_columns
+    # Phase, Stage, Progress first (the same for every kind, so `kubectl get npujobs` lines up), then the kind's own
+    # figures, then Started and Age; the -o wide extras last.
+    common = [c for c in COMMON_PRINTER_COLUMNS if not c.get("priority")]
     columns = (
-        [c for c in extra if not c.get("priority")]
-        + COMMON_PRINTER_COLUMNS
+        common[:3]
+        + [c for c in extra if not c.get("priority")]
+        + common[3:]
+        + [c for c in COMMON_PRINTER_COLUMNS if c.get("priority")]
         + [c for c in extra if c.get("priority")]
     )
     return {

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 import typing
 from typing import Any
 
@@ -17,13 +19,18 @@ class SpecError(Exception):
         super().__init__("\n".join(self.errors))
 
 
+_PLAIN_KEY = re.compile(r"^[A-Za-z_$][\w$-]*$")
+
+
 def _path(loc: tuple[Any, ...]) -> str:
     out = ""
     for part in loc:
         if isinstance(part, int):
             out += f"[{part}]"
-        else:
+        elif _PLAIN_KEY.match(str(part)):
             out += ("." if out else "") + str(part)
+        else:  # a key such as "0", "a b" or "x:y" (unknown fields, map keys): quoted, so the path stays readable
+            out += f"[{json.dumps(str(part))}]"
     return out or "<root>"
 
 

@@ -54,8 +54,10 @@ def load_spec(path_or_text: str | Path | dict[str, Any], expect: type[R] | None 
     if not isinstance(doc, dict):
         raise SpecError([f"{source or '<spec>'}: expected a mapping with apiVersion, kind, metadata, spec"], source)
     kind = doc.get("kind")
-    if kind not in KINDS:
-        raise SpecError([f"kind: must be one of {', '.join(KINDS)} (got {kind!r})"], source)
+    # isinstance first: a mapping or list as kind is unhashable, and `in KINDS` would raise TypeError.
+    if not isinstance(kind, str) or kind not in KINDS:
+        got = repr(kind) if isinstance(kind, (str, int, float, bool)) or kind is None else type(kind).__name__
+        raise SpecError([f"kind: must be one of {', '.join(KINDS)} (got {got})"], source)
     model: type[Resource] = KINDS[kind]
     if expect is not None and model is not expect:
         raise SpecError([f"kind: expected {expect.kind_name} (got {kind})"], source)

@@ -71,10 +71,12 @@ def termination_log_path() -> Path:
 
 
 def write_report(report: JobReport, path: Path | None = None) -> bool:
-    """Write the report as the container's termination message. A no-op (False) where that file does not exist:
-    the kubelet creates it in a pod; a local run has none."""
+    """Write the report as the container's termination message. In a pod (KERNELGEN_RUN, which the operator sets,
+    or an explicit KERNELGEN_TERMINATION_LOG) the file is created when missing: a runtime need not pre-create it.
+    Elsewhere a no-op (False) unless the file exists: a local run has none."""
+    in_pod = "KERNELGEN_RUN" in os.environ or TERMINATION_LOG_ENV in os.environ
     path = path or termination_log_path()
-    if not path.exists():
+    if not path.exists() and not in_pod:
         return False
     text = report.to_message()
     if len(text.encode()) > MAX_MESSAGE_BYTES:

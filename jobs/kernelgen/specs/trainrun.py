@@ -225,6 +225,8 @@ class TrainRun(Resource):
     short_names: ClassVar = ("trun",)
     extra_printer_columns: ClassVar = [
         {"name": "Method", "type": "string", "jsonPath": ".spec.method"},
+        {"name": "Step", "type": "integer", "jsonPath": ".status.steps", "description": "Optimizer steps done."},
+        {"name": "Loss", "type": "number", "jsonPath": ".status.finalLoss", "description": "Training loss."},
     ]
 
     kind: Literal["TrainRun"] = Field(description="TrainRun")
