@@ -140,6 +140,33 @@ int main() {
     CHECK(z8.GetValue(0) == first_max);
     CHECK(throws([&] { ReduceMax(fx.at<float>(65536 + 4, 2), x, tmp, 64, 1, 8, true); }) != "");
 
+    // --- whole-tensor operator forms (the docs' "dstLocal = src0Local + src1Local;", Compare's "dst = src0 < src1;")
+    {
+        auto p = fx.at<float>(0, 64), q = fx.at<float>(256, 64), o = fx.at<float>(512, 64);
+        for (int k = 0; k < 64; ++k) { p.SetValue(k, float(k)); q.SetValue(k, 10.0f); o.SetValue(k, -1.0f); }
+        o = p + q;
+        CHECK(o.GetValue(0) == 10.0f && o.GetValue(63) == 73.0f);
+        o = p * q;
+        CHECK(o.GetValue(3) == 30.0f);
+        o = p - q;
+        CHECK(o.GetValue(63) == 53.0f);
+        o = p / q;
+        CHECK(o.GetValue(5) == 0.5f);
+        o[32] = p[32] + q[32];                        // on a sub-tensor: only the 32 elements from offset 32
+        CHECK(o.GetValue(31) == 3.1f && o.GetValue(32) == 42.0f);
+        auto m = fx.at<uint8_t>(1024, 32);
+        m = p < q;                                     // one bit per element, LSB first
+        CHECK(m.GetValue(0) == 0xFF && m.GetValue(1) == 0x03 && m.GetValue(2) == 0x00);
+        m = p == q;
+        CHECK(m.GetValue(1) == 0x04 && m.GetValue(0) == 0);
+        auto hi = fx.at<int16_t>(2048, 128), hj = fx.at<int16_t>(2304, 128), ho = fx.at<int16_t>(2560, 128);
+        for (int k = 0; k < 128; ++k) { hi.SetValue(k, int16_t(0x0F0F)); hj.SetValue(k, int16_t(0x00FF)); }
+        ho = hi | hj;
+        CHECK(ho.GetValue(7) == int16_t(0x0FFF));
+        ho = hi & hj;
+        CHECK(ho.GetValue(127) == int16_t(0x000F));
+    }
+
     // --- GM: torch_npu allocator blocks in one segment
     {
         ascsim::GmTestLaunch L({{"a", 100}, {"b", 1000}});
