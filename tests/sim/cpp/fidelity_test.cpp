@@ -116,6 +116,29 @@ int main() {
     ReduceMax(z, x, tmp, 64, 4, 8, true);
     std::memcpy(&idx, &z.addr_[1], 4);
     CHECK(z.GetValue(0) == 500.0f && idx == 150);
+    {   // GetReduceMaxMinCount hands the index back as integer bits in a T (the docs: reinterpret it)
+        float v = 0, iv = 0;
+        GetReduceMaxMinCount<float>(v, iv);
+        uint32_t ib;
+        std::memcpy(&ib, &iv, 4);
+        CHECK(v == 500.0f && ib == 150);
+    }
+    {   // counter-mode WholeReduceMax over 256 elements: per-repeat results in dst (index within the repeat), and
+        // the register GetReduceMaxMinCount reads holds the extreme of all of them, indexed from the first element
+        SetMaskCount();
+        SetVectorMask<float, MaskMode::COUNTER>(0, 256);
+        WholeReduceMax<float, false>(z, x, MASK_PLACEHOLDER, 1, 1, 1, 8);
+        SetMaskNorm();
+        ResetMask();
+        uint32_t lane;
+        std::memcpy(&lane, &z.addr_[5], 4);
+        CHECK(z.GetValue(4) == 500.0f && lane == 150 - 128);
+        float v = 0, iv = 0;
+        GetReduceMaxMinCount<float>(v, iv);
+        uint32_t ib;
+        std::memcpy(&ib, &iv, 4);
+        CHECK(v == 500.0f && ib == 150);
+    }
     ReduceMin(z, x, tmp, 64, 4, 8, true);
     std::memcpy(&idx, &z.addr_[1], 4);
     CHECK(z.GetValue(0) == -7.0f && idx == 200);   // ties: the first

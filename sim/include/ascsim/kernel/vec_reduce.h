@@ -92,13 +92,24 @@ inline void whole_reduce(const char* api, RedKind k, const AscendC::LocalTensor<
     uint32_t per = (k == RED_SUM || order == AscendC::ReduceOrder::ORDER_ONLY_VALUE || order == AscendC::ReduceOrder::ORDER_ONLY_INDEX) ? 1 : 2;
     if (reps) check_ub(api, dst.addr_, (size_t(reps - 1) * dstRep * per + per) * sizeof(T));
     if (reps) sync_v_write(api, dst.addr_, (size_t(reps - 1) * dstRep * per + per) * sizeof(T));
+    // GetReduceMaxMinCount reads the extreme of the whole call (every repeat; in counter mode the "consecutive"
+    // case of the docs) with its position counted from the first element (repeat * elements per repeat + lane).
+    bool have = false;
+    T best{};
+    uint32_t best_idx = 0;
     for (uint32_t r = 0; r < reps; ++r) {
         T val{}; uint32_t idx = 0;
-        reduce_repeat(m, r, epr, ops, k, val, idx);
+        bool any = reduce_repeat(m, r, epr, ops, k, val, idx);
         T* out = dst.addr_ + size_t(r) * dstRep * per;
-        if (k == RED_SUM) *out = val; else store_value_index(out, val, idx, order);
-        core().reduce_value = double(up(val));   // what GetReduceMaxMinCount reads back
-        core().reduce_index = idx;
+        if (k == RED_SUM) { *out = val; continue; }
+        store_value_index(out, val, idx, order);
+        if (any && (!have || (k == RED_MAX ? up(val) > up(best) : up(val) < up(best)))) {
+            best = val; best_idx = r * epr + idx; have = true;
+        }
+    }
+    if (k != RED_SUM && have) {
+        core().reduce_value = double(up(best));
+        core().reduce_index = best_idx;
     }
 }
 template <class T, class M>
@@ -302,9 +313,13 @@ __aicore__ inline void ReduceMin(const LocalTensor<T>& dst, const LocalTensor<T>
     ::ascsim::reduce_all("ReduceMin", ::ascsim::RED_MIN, dst, src, workLocal, count, calIndex);
 }
 template <typename T> __aicore__ inline void GetReduceMaxMinCount(T& maxMinValue) { maxMinValue = T(::ascsim::core().reduce_value); }
+// The index comes back as integer bits in a T slot (the docs: read as T it is meaningless; reinterpret it).
 template <typename T> __aicore__ inline void GetReduceMaxMinCount(T& maxMinValue, T& maxMinIndex) {
     maxMinValue = T(::ascsim::core().reduce_value);
-    maxMinIndex = T(::ascsim::core().reduce_index);
+    uint32_t idx = uint32_t(::ascsim::core().reduce_index);
+    if constexpr (sizeof(T) == 2) { uint16_t b = uint16_t(idx); std::memcpy(&maxMinIndex, &b, 2); }
+    else if constexpr (sizeof(T) == 4) std::memcpy(&maxMinIndex, &idx, 4);
+    else maxMinIndex = T(idx);
 }
 template <typename T> __aicore__ inline T GetAccVal() { return T(::ascsim::core().acc_val); }
 inline int64_t GetAccVal() { return int64_t(::ascsim::core().acc_val); }
