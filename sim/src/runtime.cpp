@@ -663,6 +663,13 @@ static std::string gm_raw_write_check(Launch& L) {
     if (!all_bytes(L.seg + L.seg_used, kFreeTail, kPoison))
         return "EZ9999: Inner Error! [ascsim] write outside every allocation (a kernel wrote past '" +
                (L.regions.empty() ? std::string("?") : L.regions.back()->name) + "' into unallocated device memory through a raw pointer)";
+    for (auto& r : L.regions) {   // an input changed through a raw pointer is an in-place update too
+        if (r->kind == GmKind::INPUT && !r->written && r->src && r->size && std::memcmp(r->base, r->src, r->size) != 0) {
+            r->written = true;
+            warn("kernel end", "input tensor '" + r->name + "' was modified through a raw pointer (an in-place update: "
+                               "judged against the reference's own mutation)");
+        }
+    }
     for (auto& r : L.regions) {
         size_t have = r->src ? r->size : r->own.size() + r->list_ptrs.size() * sizeof(uint64_t);
         if (r->tail_written) continue;
@@ -676,14 +683,20 @@ static std::string gm_raw_write_check(Launch& L) {
 
 // Test hook (C++ API drivers): a launch holding only GM tensors, so check_gm's allocator model can be driven
 // without a kernel. Tensors are laid out in the given order; finish() runs the post-launch raw-write check.
-struct GmTestLaunch::Impl { Launch L; };
-GmTestLaunch::GmTestLaunch(const std::vector<std::pair<std::string, size_t>>& tensors) : impl_(new Impl) {
-    for (auto& t : tensors) gm_alloc(impl_->L, t.first, GmKind::OUTPUT, nullptr, t.second);
+struct GmTestLaunch::Impl { Launch L; std::vector<std::vector<uint8_t>> host; };
+GmTestLaunch::GmTestLaunch(const std::vector<std::pair<std::string, size_t>>& tensors, size_t inputs) : impl_(new Impl) {
+    impl_->host.resize(tensors.size());
+    for (size_t i = 0; i < tensors.size(); ++i) {
+        const auto& t = tensors[i];
+        if (i < inputs) impl_->host[i].assign(t.second, uint8_t(i + 1));   // host data of an input: a fill pattern
+        gm_alloc(impl_->L, t.first, i < inputs ? GmKind::INPUT : GmKind::OUTPUT, i < inputs ? impl_->host[i].data() : nullptr, t.second);
+    }
     gm_materialise(impl_->L);
     for (auto& r : impl_->L.regions) bases_.push_back(r->base);
     g_launch = &impl_->L;
 }
 std::vector<std::string> GmTestLaunch::warnings() const { return impl_->L.warnings; }
+bool GmTestLaunch::written(size_t i) const { return impl_->L.regions[i]->written; }
 std::string GmTestLaunch::finish() {
     if (!impl_ || !impl_->L.seg) return "";
     std::string err = gm_raw_write_check(impl_->L);

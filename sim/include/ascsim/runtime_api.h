@@ -58,10 +58,12 @@ void check_gm(const void* p, size_t bytes, bool write, const char* api);
 // segment), installed as the current launch so check_gm applies; finish() returns the raw-write check's error.
 class GmTestLaunch {
 public:
-    explicit GmTestLaunch(const std::vector<std::pair<std::string, size_t>>& tensors);
+    // the first `inputs` tensors are inputs (host data: bytes of value index + 1), the rest outputs
+    explicit GmTestLaunch(const std::vector<std::pair<std::string, size_t>>& tensors, size_t inputs = 0);
     ~GmTestLaunch();
     uint8_t* base(size_t i) const { return bases_[i]; }
     std::vector<std::string> warnings() const;
+    bool written(size_t i) const;   // the tensor counts as modified (copied back to the caller's tensor)
     std::string finish();
 private:
     struct Impl;

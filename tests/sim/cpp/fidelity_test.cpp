@@ -230,6 +230,13 @@ int main() {
         for (auto& w : L.warnings()) warned |= has(w, "'x'");
         CHECK(warned);
     }
+    {   // inputs changed through a raw pointer are in-place updates (copied back, judged against the reference)
+        ascsim::GmTestLaunch L({{"in0", 64}, {"in1", 64}, {"out", 64}}, 2);
+        CHECK(L.base(0)[5] == 1 && L.base(1)[5] == 2);
+        L.base(1)[5] = 9;
+        CHECK(L.finish().empty());
+        CHECK(!L.written(0) && L.written(1));
+    }
     {
         ascsim::GmTestLaunch L({{"x", 64}});
         L.base(0)[512 + 100] = 1;                      // a raw store past the last block: unallocated memory
