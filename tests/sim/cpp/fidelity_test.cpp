@@ -107,6 +107,24 @@ int main() {
     SetMaskNorm();
     CHECK(bits_of(float(get_acc_val())) == bits_of(in_order));
 
+    // --- dstRepStride units: PairReduceSum counts 128 B (half a repeat), BlockReduceSum 8 results, RepeatReduceSum
+    // one result element; so stride 1 packs consecutive repeats' results
+    {
+        for (int k = 0; k < 256; ++k) x.SetValue(k, float(k));
+        auto pr = fx.at<float>(65536, 256);
+        for (int k = 0; k < 256; ++k) pr.SetValue(k, -1.0f);
+        PairReduceSum(pr, x, 2, 64, 1, 1, 8);
+        CHECK(pr.GetValue(0) == 1.0f && pr.GetValue(31) == 125.0f && pr.GetValue(32) == 129.0f && pr.GetValue(63) == 253.0f);
+        BlockReduceSum(pr, x, 2, 64, 1, 1, 8);
+        CHECK(pr.GetValue(0) == 28.0f && pr.GetValue(7) == 476.0f && pr.GetValue(8) == 540.0f);
+        auto hb2 = fx.at<half>(98304, 256), hr = fx.at<half>(131072, 64);
+        for (int k = 0; k < 256; ++k) hb2.SetValue(k, half(float(k % 16)));
+        BlockReduceSum(hr, hb2, 2, 128, 1, 1, 8);   // half: 8 results = 16 B per unit
+        CHECK(float(hr.GetValue(8)) == 120.0f && float(hr.GetValue(15)) == 120.0f);
+        RepeatReduceSum(pr, x, 3, 64, 0, 1, 1, 8);
+        CHECK(pr.GetValue(0) == 2016.0f && pr.GetValue(1) == 6112.0f && pr.GetValue(2) == 10208.0f);
+    }
+
     // --- ReduceMax / ReduceMin, level-0 overloads with calIndex (mask, repeatTimes, srcRepStride)
     for (int k = 0; k < 256; ++k) x.SetValue(k, float((k * 37) % 101));
     x.SetValue(150, 500.0f);

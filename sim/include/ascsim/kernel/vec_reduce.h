@@ -119,8 +119,8 @@ inline void block_reduce(const char* api, RedKind k, const AscendC::LocalTensor<
     Mask m = mask_from(mask, epr, isSetMask);
     Opnd ops[1] = {{(uint8_t*)src.addr_, sizeof(T), uint32_t(srcBlk), uint32_t(srcRep)}};
     uint32_t reps = prepare_repeats(api, m, uint32_t(repeat), epr, ops, 0);
-    for (uint32_t r = 0; r < reps; ++r) {
-        T* out = (T*)((uint8_t*)dst.addr_ + size_t(r) * dstRep * 32);
+    for (uint32_t r = 0; r < reps; ++r) {   // dstRepStride counts one repeat's results: 8 elements
+        T* out = (T*)((uint8_t*)dst.addr_ + size_t(r) * dstRep * 8 * sizeof(T));
         check_ub(api, out, 8 * sizeof(T));
         sync_v_write(api, out, 8 * sizeof(T));
         for (uint32_t b = 0; b < 8; ++b) {
@@ -136,8 +136,8 @@ inline void pair_reduce(const char* api, const AscendC::LocalTensor<T>& dst, con
     Mask m = mask_from(mask, epr, isSetMask);
     Opnd ops[1] = {{(uint8_t*)src.addr_, sizeof(T), uint32_t(srcBlk), uint32_t(srcRep)}};
     uint32_t reps = prepare_repeats(api, m, uint32_t(repeat), epr, ops, 0);
-    for (uint32_t r = 0; r < reps; ++r) {
-        T* out = (T*)((uint8_t*)dst.addr_ + size_t(r) * dstRep * 32);
+    for (uint32_t r = 0; r < reps; ++r) {   // dstRepStride counts one repeat's results: half a repeat, 128 B
+        T* out = (T*)((uint8_t*)dst.addr_ + size_t(r) * dstRep * 128);
         check_ub(api, out, epr / 2 * sizeof(T));
         sync_v_write(api, out, epr / 2 * sizeof(T));
         for (uint32_t p = 0; p < epr / 2; ++p) {
@@ -271,6 +271,18 @@ ASCSIM_BLOCK_REDUCE(BlockReduceSum, ASCSIM_BR_SUM)
 ASCSIM_BLOCK_REDUCE(BlockReduceMax, ASCSIM_BR_MAX)
 ASCSIM_BLOCK_REDUCE(BlockReduceMin, ASCSIM_BR_MIN)
 ASCSIM_BLOCK_REDUCE(PairReduceSum, ASCSIM_PR_SUM)
+
+// RepeatReduceSum: WholeReduceSum with a continuous mask (elemsInOneRepeat); dstBlkStride has no effect and
+// dstRepStride counts result elements.
+template <typename T, bool isSetMask = true>
+__aicore__ inline void RepeatReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,
+                                       const int32_t elemsInOneRepeat, const int32_t dstBlkStride, const int32_t srcBlkStride,
+                                       const int32_t dstRepStride, const int32_t srcRepStride) {
+    ASCSIM_DTYPE_CHECK("RepeatReduceSum", T, "half / float", ASCSIM_RED_TYPES);
+    (void)dstBlkStride;
+    ::ascsim::whole_reduce("RepeatReduceSum", ::ascsim::RED_SUM, dst, src, uint64_t(elemsInOneRepeat), isSetMask, repeatTime,
+                           dstRepStride, srcBlkStride, srcRepStride, ReduceOrder::ORDER_ONLY_VALUE);
+}
 
 // ReduceSum / ReduceMax / ReduceMin: the count form and the level-0 form (mask, repeatTimes, srcRepStride; the
 // mask register is set by the API). repeatTimes may exceed 255 for these APIs.
