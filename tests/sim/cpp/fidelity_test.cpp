@@ -208,6 +208,15 @@ int main() {
         CHECK(ho.GetValue(127) == int16_t(0x000F));
     }
 
+    // --- a TBuf fetched but never initialised (a scratch buffer only some dtypes need): Get is harmless, use fails
+    {
+        TBuf<TPosition::VECCALC> never;
+        LocalTensor<float> t;
+        CHECK(throws([&] { t = never.Get<float>(); }).empty());
+        CHECK(has(throws([&] { Duplicate(t, 1.0f, 64); }), "ub address out of bounds"));
+        CHECK(has(throws([&] { t.GetValue(0); }), "ub address out of bounds"));
+    }
+
     // --- GM: torch_npu allocator blocks in one segment
     {
         ascsim::GmTestLaunch L({{"a", 100}, {"b", 1000}});
