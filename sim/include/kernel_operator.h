@@ -19,6 +19,7 @@
 #include "ascsim/kernel/vec_arith.h"
 #include "ascsim/kernel/vec_cast.h"
 #include "ascsim/kernel/vec_compare.h"
+#include "ascsim/kernel/tensor_ops.h"
 #include "ascsim/kernel/vec_reduce.h"
 #include "ascsim/kernel/vec_gather.h"
 #include "ascsim/kernel/datacopy.h"

@@ -34,23 +34,40 @@ struct CoreAbort {};   // unwinds a parked core after another core failed
 struct NeedThreads {}; // a core reached SyncAll during a sequential run: redo the launch with core threads
 
 // ---------------------------------------------------------------- GM ---------------------------------------
-constexpr size_t kGuard = 4096;
+// The launch's GM tensors live in ONE segment, block after block, as torch_npu's caching allocator carves them out
+// of a shared segment (every block = size + 32 B, rounded up to 512 B). What an access outside its tensor does:
+// - a read past the tensor but inside the segment returns whatever lies there (its padding: poison 0xFF; or the
+//   next tensor) and warns: real kernels read whole aligned tail tiles and only write back the valid part;
+// - a write past the tensor inside its own padded block warns (the 32 B pad exists for DMA tails);
+// - a write reaching the next block (another tensor) or the free end of the segment is an error naming both;
+// - an access beyond the segment faults like the device ("The DDR address of the MTE instruction is out of range").
+// Raw-pointer writes bypass the per-API check; the guards, the paddings and the free end are verified after the run.
+constexpr size_t kGuard = 4096;            // unmapped on the device: any access faults
+constexpr size_t kFreeTail = 256 * 1024;   // unallocated rest of the segment after the last block (>= one UB tile)
 constexpr uint8_t kCanary = 0xA5;
+constexpr uint8_t kPoison = 0xFF;          // never-written device memory reads back as NaN / all-ones
 enum class GmKind { INPUT, OUTPUT, WORKSPACE, TILING, SYS };
 
 struct GmRegion {
     std::string name;
     GmKind kind;
-    uint8_t* raw = nullptr;      // allocation incl. guards
-    size_t capacity = 0;         // bytes at raw (a recycled buffer may be larger than this region needs)
-    uint8_t* base = nullptr;     // first byte handed to the kernel
+    size_t offset = 0;           // of its block within the segment
+    uint8_t* base = nullptr;     // first byte handed to the kernel (set when the segment is materialised)
     size_t size = 0;             // logical bytes
-    size_t padded = 0;           // bytes the device allocator would give (size + 32, rounded up to 512)
+    size_t padded = 0;           // bytes the device allocator gives (size + 32, rounded up to 512)
+    const void* src = nullptr;   // host data copied in (nullptr: poison)
+    std::vector<uint8_t> own;    // data the region owns (list descriptors), used when src is null
+    std::vector<const GmRegion*> list_ptrs;   // list descriptor: element addresses appended after `own`
     bool written = false;
+    bool tail_written = false;   // a write into its padding was already reported
+    uint8_t tail_read = 0;       // reads past its end already reported (1 padding, 2 next tensor, 4 free memory)
 };
-
 struct Launch {
-    std::vector<std::unique_ptr<GmRegion>> regions;
+    std::vector<std::unique_ptr<GmRegion>> regions;   // in segment order
+    uint8_t* seg_raw = nullptr;  // the segment incl. its guards (from the GM pool)
+    size_t seg_cap = 0;          // bytes at seg_raw
+    uint8_t* seg = nullptr;      // first block
+    size_t seg_used = 0;         // bytes of all blocks (the free tail follows)
     std::mutex m;
     std::condition_variable cv;
     int n = 0;                   // cores in this wave
@@ -123,29 +140,73 @@ void warn(const char* api, const std::string& detail) {
     fail("ASSERT", "kernel assertion failed", std::string(expr) + " at " + file + ":" + std::to_string(line));
 }
 
+// The block holding segment byte q (regions are contiguous, in address order); nullptr past the last block.
+static GmRegion* gm_block_at(Launch* L, const uint8_t* q) {
+    auto it = std::upper_bound(L->regions.begin(), L->regions.end(), q,
+                               [](const uint8_t* x, const std::unique_ptr<GmRegion>& r) { return x < r->base; });
+    if (it == L->regions.begin()) return nullptr;
+    GmRegion* r = std::prev(it)->get();
+    return q < r->base + r->padded ? r : nullptr;
+}
+
+static std::string gm_where(const GmRegion* r, const uint8_t* q) {
+    return std::to_string((long long)(q - r->base)) + " B from the start of '" + r->name + "' (" + std::to_string(r->size) + " B)";
+}
+
 void check_gm(const void* p, size_t bytes, bool write, const char* api) {
     Launch* L = g_launch;
-    if (!L) return;
+    if (!L || !L->seg) return;
     const uint8_t* q = static_cast<const uint8_t*>(p);
-    for (auto& r : L->regions) {
-        if (q >= r->base && q + bytes <= r->base + r->padded) {
-            if (write) {
-                if (r->kind == GmKind::TILING) fail(api, "kernel wrote the tiling buffer", "tiling data is read-only for kernels");
-                if (r->kind == GmKind::INPUT && !r->written)
-                    warn(api, "kernel writes to input tensor '" + r->name + "' (inputs must not be modified)");
-                r->written = true;
-            }
-            return;
+    const uint8_t* end = L->seg + L->seg_used + kFreeTail;
+    if (q < L->seg || q + bytes > end || bytes > size_t(end - L->seg)) {
+        std::string near;
+        if (q >= L->seg && q < end) {
+            GmRegion* r = gm_block_at(L, q);
+            near = r ? " (" + gm_where(r, q) + "; the access runs past the end of the device memory segment)" : "";
+        } else if (!L->regions.empty()) {
+            const GmRegion* r = q < L->seg ? L->regions.front().get() : L->regions.back().get();
+            long long off = (long long)(q - r->base);
+            if (off > -(long long)kGuard * 4 && off < (long long)(r->padded + kFreeTail + kGuard * 4))
+                near = " (" + gm_where(r, q) + ")";
         }
+        fail(api, "The DDR address of the MTE instruction is out of range.",
+             std::string(write ? "write" : "read") + " of " + std::to_string(bytes) + " B at " + hexaddr(p) + near);
     }
-    std::string near;
-    for (auto& r : L->regions) {
-        long long off = (long long)(q - r->base);
-        if (off > -(long long)kGuard * 4 && off < (long long)(r->padded + kGuard * 4))
-            near = " (" + std::to_string(off) + " B from the start of " + r->name + ", which holds " + std::to_string(r->size) + " B)";
+    GmRegion* r = gm_block_at(L, q);
+    const uint8_t* last = q + (bytes ? bytes - 1 : 0);
+    if (!write) {
+        if (!r) { warn(api, "read of " + std::to_string(bytes) + " B in unallocated device memory after the last tensor (returns poison)"); return; }
+        if (last < r->base + r->size) return;
+        GmRegion* o = gm_block_at(L, last);
+        uint8_t kind = o == r ? 1 : o ? 2 : 4;   // reported once per tensor and kind of memory reached
+        if (r->tail_read & kind) return;
+        r->tail_read |= kind;
+        std::string into = o == r ? "its allocator padding (ascsim returns poison)" :
+                           o ? "the next allocation '" + o->name + "' (whatever lies there)" : "unallocated segment memory (poison)";
+        warn(api, "read of " + std::to_string(bytes) + " B at " + gm_where(r, q) + " runs past its end into " + into +
+                      "; the device does not fault, so the values read there must not reach the result");
+        return;
     }
-    fail(api, "The DDR address of the MTE instruction is out of range.",
-         std::string(write ? "write" : "read") + " of " + std::to_string(bytes) + " B at " + hexaddr(p) + near);
+    if (!r)
+        fail(api, "write outside every allocation", "write of " + std::to_string(bytes) + " B at " + hexaddr(p) +
+                                                        " lands in unallocated device memory after the last tensor");
+    if (r->kind == GmKind::TILING) fail(api, "kernel wrote the tiling buffer", "tiling data is read-only for kernels");
+    if (last >= r->base + r->padded) {
+        GmRegion* o = gm_block_at(L, last);
+        fail(api, "write past the end of a tensor corrupts another allocation",
+             "write of " + std::to_string(bytes) + " B at " + gm_where(r, q) + " reaches " +
+                 (o ? "'" + o->name + "' (" + std::to_string((long long)(last - o->base)) + " B into its block)"
+                    : std::string("unallocated segment memory after it")) +
+                 "; on the device this silently overwrites whatever the allocator placed there");
+    }
+    if (r->kind == GmKind::INPUT && !r->written)
+        warn(api, "kernel writes into input tensor '" + r->name + "' (an in-place update: judged against the reference's own mutation)");
+    r->written = true;
+    if (last >= r->base + r->size && !r->tail_written) {
+        r->tail_written = true;
+        warn(api, "write of " + std::to_string(bytes) + " B at " + gm_where(r, q) +
+                      " runs past its end into its own allocator padding (harmless on the device; the harness never sees it)");
+    }
 }
 
 // ---------------------------------------------------------------- sync ------------------------------------
@@ -510,31 +571,31 @@ static uint8_t* gm_pool_take(size_t total, size_t* cap) {
     return static_cast<uint8_t*>(mem);
 }
 
-static void gm_pool_give(const GmRegion& r) {
-    if (!r.raw) return;
+static void gm_pool_give(uint8_t* raw, size_t cap) {
+    if (!raw) return;
     std::lock_guard<std::mutex> lk(g_gm_pool_m);
-    if (g_gm_pool_bytes + r.capacity > kGmPoolLimit) {
-        std::free(r.raw);
+    if (g_gm_pool_bytes + cap > kGmPoolLimit) {
+        std::free(raw);
         return;
     }
-    g_gm_pool.emplace(r.capacity, r.raw);
-    g_gm_pool_bytes += r.capacity;
+    g_gm_pool.emplace(cap, raw);
+    g_gm_pool_bytes += cap;
+}
+static void gm_release(Launch& L) {
+    gm_pool_give(L.seg_raw, L.seg_cap);
+    L.seg_raw = L.seg = nullptr;
 }
 
+// Plans a block at the end of the segment; its bytes exist once gm_materialise has run.
 static GmRegion* gm_alloc(Launch& L, const std::string& name, GmKind kind, const void* src, size_t size) {
     auto r = std::make_unique<GmRegion>();
     r->name = name;
     r->kind = kind;
     r->size = size;
+    r->src = src;
     r->padded = std::max<size_t>(512, (size + 32 + 511) / 512 * 512);
-    size_t total = kGuard + r->padded + kGuard;
-    r->raw = gm_pool_take(total, &r->capacity);
-    r->base = r->raw + kGuard;
-    std::memset(r->raw, kCanary, kGuard);
-    std::memset(r->base + r->padded, kCanary, kGuard);
-    // device memory is not zeroed: reads of the padding (or of a never-written workspace) come back as NaN
-    if (src && size) std::memcpy(r->base, src, size);
-    std::memset(r->base + (src ? size : 0), 0xFF, r->padded - (src ? size : 0));
+    r->offset = L.seg_used;
+    L.seg_used += r->padded;
     GmRegion* p = r.get();
     L.regions.push_back(std::move(r));
     return p;
@@ -543,7 +604,7 @@ static GmRegion* gm_alloc(Launch& L, const std::string& name, GmKind kind, const
 // A DYNAMIC (tensor-list) argument: each element gets its own GM region; the kernel receives a descriptor:
 // u64[0] = byte offset of the pointer array, then per element a header (low 32 bits: dim count, high 32: index)
 // followed by its dims, then the element data pointers.
-static uint8_t* gm_list(Launch& L, const std::string& name, GmKind kind, const HostArg& list, std::vector<GmRegion*>* regions) {
+static GmRegion* gm_list(Launch& L, const std::string& name, GmKind kind, const HostArg& list, std::vector<GmRegion*>* regions) {
     std::vector<uint64_t> desc(1, 0);
     for (size_t e = 0; e < list.list.size(); ++e) {
         const HostArg& t = list.list[e];
@@ -551,20 +612,101 @@ static uint8_t* gm_list(Launch& L, const std::string& name, GmKind kind, const H
         for (int64_t d : t.shape) desc.push_back(uint64_t(d));
     }
     desc[0] = desc.size() * sizeof(uint64_t);
+    std::vector<const GmRegion*> elems;
     for (size_t e = 0; e < list.list.size(); ++e) {
         const HostArg& t = list.list[e];
         GmRegion* r = gm_alloc(L, name + "[" + std::to_string(e) + "]", kind, t.data, t.nbytes);
         regions->push_back(r);
-        desc.push_back(uint64_t(reinterpret_cast<uintptr_t>(r->base)));
+        elems.push_back(r);
     }
-    GmRegion* d = gm_alloc(L, name + " (list descriptor)", GmKind::INPUT, desc.data(), desc.size() * sizeof(uint64_t));
-    return d->base;
+    GmRegion* d = gm_alloc(L, name + " (list descriptor)", GmKind::INPUT, nullptr, (desc.size() + elems.size()) * sizeof(uint64_t));
+    d->own.resize(desc.size() * sizeof(uint64_t));
+    std::memcpy(d->own.data(), desc.data(), d->own.size());
+    d->list_ptrs = std::move(elems);
+    return d;
 }
 
-static bool guards_intact(const GmRegion& r) {
-    for (size_t i = 0; i < kGuard; ++i)
-        if (r.raw[i] != kCanary || r.base[r.padded + i] != kCanary) return false;
+// Allocates the segment (guard, blocks, free tail, guard) and fills it: host data, then poison.
+static void gm_materialise(Launch& L) {
+    size_t total = kGuard + L.seg_used + kFreeTail + kGuard;
+    L.seg_raw = gm_pool_take(total, &L.seg_cap);
+    L.seg = L.seg_raw + kGuard;
+    std::memset(L.seg_raw, kCanary, kGuard);
+    std::memset(L.seg + L.seg_used + kFreeTail, kCanary, kGuard);
+    std::memset(L.seg + L.seg_used, kPoison, kFreeTail);
+    for (auto& r : L.regions) {
+        r->base = L.seg + r->offset;
+        size_t have = 0;
+        if (r->src && r->size) { std::memcpy(r->base, r->src, r->size); have = r->size; }
+        else if (!r->own.empty()) { std::memcpy(r->base, r->own.data(), r->own.size()); have = r->own.size(); }
+        std::memset(r->base + have, kPoison, r->padded - have);
+    }
+    for (auto& r : L.regions)   // list descriptors: the element addresses are known now
+        for (size_t e = 0; e < r->list_ptrs.size(); ++e) {
+            uint64_t a = uint64_t(reinterpret_cast<uintptr_t>(r->list_ptrs[e]->base));
+            std::memcpy(r->base + r->own.size() + e * sizeof(uint64_t), &a, sizeof a);
+        }
+}
+
+static bool all_bytes(const uint8_t* p, size_t n, uint8_t v) {
+    for (size_t i = 0; i < n; ++i)
+        if (p[i] != v) return false;
     return true;
+}
+
+// After the run: raw-pointer writes that bypassed check_gm. Returns an error message ("" when clean); a raw write
+// into a tensor's own padding only warns.
+static std::string gm_raw_write_check(Launch& L) {
+    if (!all_bytes(L.seg_raw, kGuard, kCanary) || !all_bytes(L.seg + L.seg_used + kFreeTail, kGuard, kCanary))
+        return "EZ9999: Inner Error! [ascsim] The DDR address of the MTE instruction is out of range. (a kernel wrote "
+               "outside the device memory segment through a raw pointer)";
+    if (!all_bytes(L.seg + L.seg_used, kFreeTail, kPoison))
+        return "EZ9999: Inner Error! [ascsim] write outside every allocation (a kernel wrote past '" +
+               (L.regions.empty() ? std::string("?") : L.regions.back()->name) + "' into unallocated device memory through a raw pointer)";
+    for (auto& r : L.regions) {   // an input changed through a raw pointer is an in-place update too
+        if (r->kind == GmKind::INPUT && !r->written && r->src && r->size && std::memcmp(r->base, r->src, r->size) != 0) {
+            r->written = true;
+            warn("kernel end", "input tensor '" + r->name + "' was modified through a raw pointer (an in-place update: "
+                               "judged against the reference's own mutation)");
+        }
+    }
+    for (auto& r : L.regions) {
+        size_t have = r->src ? r->size : r->own.size() + r->list_ptrs.size() * sizeof(uint64_t);
+        if (r->tail_written) continue;
+        if (!all_bytes(r->base + std::max(have, r->size), r->padded - std::max(have, r->size), kPoison)) {
+            r->tail_written = true;
+            warn("kernel end", "a raw-pointer write ran past the end of '" + r->name + "' into its own allocator padding");
+        }
+    }
+    return "";
+}
+
+// Test hook (C++ API drivers): a launch holding only GM tensors, so check_gm's allocator model can be driven
+// without a kernel. Tensors are laid out in the given order; finish() runs the post-launch raw-write check.
+struct GmTestLaunch::Impl { Launch L; std::vector<std::vector<uint8_t>> host; };
+GmTestLaunch::GmTestLaunch(const std::vector<std::pair<std::string, size_t>>& tensors, size_t inputs) : impl_(new Impl) {
+    impl_->host.resize(tensors.size());
+    for (size_t i = 0; i < tensors.size(); ++i) {
+        const auto& t = tensors[i];
+        if (i < inputs) impl_->host[i].assign(t.second, uint8_t(i + 1));   // host data of an input: a fill pattern
+        gm_alloc(impl_->L, t.first, i < inputs ? GmKind::INPUT : GmKind::OUTPUT, i < inputs ? impl_->host[i].data() : nullptr, t.second);
+    }
+    gm_materialise(impl_->L);
+    for (auto& r : impl_->L.regions) bases_.push_back(r->base);
+    g_launch = &impl_->L;
+}
+std::vector<std::string> GmTestLaunch::warnings() const { return impl_->L.warnings; }
+bool GmTestLaunch::written(size_t i) const { return impl_->L.regions[i]->written; }
+std::string GmTestLaunch::finish() {
+    if (!impl_ || !impl_->L.seg) return "";
+    std::string err = gm_raw_write_check(impl_->L);
+    g_launch = nullptr;
+    gm_release(impl_->L);
+    return err;
+}
+GmTestLaunch::~GmTestLaunch() {
+    finish();
+    delete impl_;
 }
 
 struct CoreThreadArg {
@@ -1185,40 +1327,54 @@ void exec_npu_cmd(const char* api, std::vector<HostArg>& args) {
     L.sync_mode = sync_check_mode_from_env();   // read per launch: a bench worker process sees its own environment
     L.sync_auto = sync_auto_from_env();
     g_sync_active = L.sync_mode != 0;
-    std::vector<uint8_t*> gm_args;
+    std::vector<GmRegion*> gm_regions;   // per kernel argument (nullptr: an absent optional input)
     std::vector<GmRegion*> in_regions;
+    // The same host tensor passed twice (an output that is also an input: an in-place op) is one device tensor.
+    std::map<std::pair<const void*, size_t>, GmRegion*> by_host;
+    auto tensor_region = [&](const std::string& name, GmKind kind, const void* data, size_t bytes) {
+        auto key = std::make_pair(data, bytes);
+        auto hit = by_host.find(key);
+        if (data && bytes && hit != by_host.end()) return hit->second;
+        GmRegion* r = gm_alloc(L, name, kind, data, bytes);
+        if (data && bytes) by_host[key] = r;
+        return r;
+    };
     size_t inst = 0;
     for (size_t k = 0; k < nin; ++k) {
-        if (info.ir_first[k] < 0) { gm_args.push_back(nullptr); continue; }
+        if (info.ir_first[k] < 0) { gm_regions.push_back(nullptr); continue; }
         if (args[k].kind == HostArg::TENSOR_LIST) {
-            gm_args.push_back(gm_list(L, def.inputs_[k].name_, GmKind::INPUT, args[k], &in_regions));
+            gm_regions.push_back(gm_list(L, def.inputs_[k].name_, GmKind::INPUT, args[k], &in_regions));
             inst += args[k].list.size();
             continue;
         }
-        GmRegion* r = gm_alloc(L, def.inputs_[k].name_, GmKind::INPUT, in_ptrs[inst], in_bytes[inst]);
+        GmRegion* r = args[k].kind == HostArg::TENSOR ? tensor_region(def.inputs_[k].name_, GmKind::INPUT, in_ptrs[inst], in_bytes[inst])
+                                                      : gm_alloc(L, def.inputs_[k].name_, GmKind::INPUT, in_ptrs[inst], in_bytes[inst]);
         in_regions.push_back(r);
-        gm_args.push_back(r->base);
+        gm_regions.push_back(r);
         ++inst;
     }
     std::vector<std::vector<GmRegion*>> out_regions(nout);
     for (size_t k = 0; k < nout; ++k) {
         if (outs[k]->kind == HostArg::TENSOR_LIST) {
-            gm_args.push_back(gm_list(L, def.outputs_[k].name_, GmKind::OUTPUT, *outs[k], &out_regions[k]));
+            gm_regions.push_back(gm_list(L, def.outputs_[k].name_, GmKind::OUTPUT, *outs[k], &out_regions[k]));
             continue;
         }
-        GmRegion* r = gm_alloc(L, def.outputs_[k].name_, GmKind::OUTPUT, outs[k]->data, outs[k]->nbytes);
+        GmRegion* r = tensor_region(def.outputs_[k].name_, GmKind::OUTPUT, outs[k]->data, outs[k]->nbytes);
         out_regions[k].push_back(r);
-        gm_args.push_back(r->base);
+        gm_regions.push_back(r);
     }
     size_t ws = 0;
     for (size_t w : ctx.workspace_) ws += w;
     GmRegion* wsr = gm_alloc(L, "workspace", GmKind::WORKSPACE, nullptr, ws);
-    L.workspace = wsr->base;
     GmRegion* sysr = gm_alloc(L, "system workspace", GmKind::SYS, nullptr, 64 * 1024);
-    L.sys_workspace = sysr->base;
     GmRegion* tr = gm_alloc(L, "tiling", GmKind::TILING, tiling_buf.data(), std::max<size_t>(raw.size_, 8));
-    gm_args.push_back(wsr->base);
-    gm_args.push_back(tr->base);
+    gm_regions.push_back(wsr);
+    gm_regions.push_back(tr);
+    gm_materialise(L);
+    L.workspace = wsr->base;
+    L.sys_workspace = sysr->base;
+    std::vector<uint8_t*> gm_args;
+    for (GmRegion* r : gm_regions) gm_args.push_back(r ? r->base : nullptr);
 
     g_launch = &L;
     bool finished = true;
@@ -1228,23 +1384,20 @@ void exec_npu_cmd(const char* api, std::vector<HostArg>& args) {
         else finished = run_cores_sequential(L, entry->fn, gm_args.data(), gm_args.size(), block_dim);
     } catch (...) {
         g_launch = nullptr;
-        for (auto& r : L.regions) gm_pool_give(*r);
+        gm_release(L);
         throw;
     }
     g_launch = nullptr;
     if (!finished) {   // reached SyncAll: rerun from the untouched host tensors with one thread per core
         entry->needs_threads = true;
-        for (auto& r : L.regions) gm_pool_give(*r);
+        gm_release(L);
         continue;
     }
-    for (auto& w : L.warnings) std::fprintf(stderr, "[ascsim] warning: %s\n", w.c_str());
     std::string failure = L.aborted ? L.error : "";
-    for (auto& r : L.regions)
-        if (failure.empty() && !guards_intact(*r))
-            failure = "EZ9999: Inner Error! [ascsim] The DDR address of the MTE instruction is out of range. (a kernel wrote "
-                      "outside the allocation of '" + r->name + "' through a raw pointer)";
+    if (failure.empty()) failure = gm_raw_write_check(L);
+    for (auto& w : L.warnings) std::fprintf(stderr, "[ascsim] warning: %s\n", w.c_str());
     if (!failure.empty()) {
-        for (auto& r : L.regions) gm_pool_give(*r);
+        gm_release(L);
         throw std::runtime_error(failure);
     }
     for (size_t k = 0; k < nout; ++k) {
@@ -1255,15 +1408,22 @@ void exec_npu_cmd(const char* api, std::vector<HostArg>& args) {
             std::memcpy(outs[k]->data, out_regions[k][0]->base, outs[k]->nbytes);
         }
     }
+    // In-place updates of inputs (tensors and tensor-list elements) go back to the caller's tensors.
     inst = 0;
     for (size_t k = 0; k < nin; ++k) {
         if (info.ir_first[k] < 0) continue;
-        if (args[k].kind == HostArg::TENSOR_LIST) { inst += args[k].list.size(); continue; }
+        if (args[k].kind == HostArg::TENSOR_LIST) {
+            for (auto& t : args[k].list) {
+                GmRegion* r = in_regions[inst++];
+                if (r->written && t.data) std::memcpy(t.data, r->base, t.nbytes);
+            }
+            continue;
+        }
         GmRegion* r = in_regions[inst];
         if (r->written && args[k].kind == HostArg::TENSOR) std::memcpy(args[k].data, r->base, args[k].nbytes);
         ++inst;
     }
-    for (auto& r : L.regions) gm_pool_give(*r);
+    gm_release(L);
     return;
     }
 }

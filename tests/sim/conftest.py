@@ -17,6 +17,7 @@ from kernelgen.bench.tasks import load_task
 REPO = Path(__file__).resolve().parents[2]
 SHARED = REPO / ".." / "shared"
 FIXTURE_TASKS = SHARED / "fixtures" / "npukernelbench-sample" / "tasks"
+DEV_TASKS = SHARED / "fixtures" / "npukernelbench-dev" / "tasks"   # the development split (issue 14)
 BUILTIN_TASKS = REPO / "jobs" / "kernelgen" / "bench" / "suite" / "builtin" / "tasks"
 CASE_WORKERS = int(os.environ.get("ASCSIM_TEST_WORKERS", "2"))
 

@@ -14,7 +14,7 @@ WRONG = {V.VALUE_MISMATCH, V.NAN_MISMATCH}
 @dataclass(frozen=True)
 class Mutant:
     id: str
-    suite: str                 # "fixture" (../shared sample) or "builtin"
+    suite: str                 # "fixture" (../shared sample), "dev" (../shared development split) or "builtin"
     task: str                  # levelN/Category/Op
     file: str                  # path under answer/0
     old: str                   # exact text to replace (must occur)
@@ -47,6 +47,11 @@ MUL_HOST = ("builtin", "level1/Math/Mul", "op_host/mul.cpp")
 WHERE = ("builtin", "level1/Condition/Where", "op_kernel/where.cpp")
 GREATER = ("builtin", "level1/Comparison/Greater", "op_kernel/greater.cpp")
 L1LOSS = ("builtin", "level2/Loss/SmoothL1Loss", "op_kernel/smooth_l1_loss.cpp")
+RSUM = ("builtin", "level2/Reduce/ReduceSumLastDim", "op_kernel/reduce_sum_last_dim.cpp")
+FABS = ("fixture", "level2/Foreach/ForeachAbs", "op_kernel/kernel_foreach_unary.h")
+ICAMAX = ("dev", "level1/Math/Icamax", "op_kernel/icamax_aiv.h")
+ISAMIN = ("dev", "level1/Math/Isamin", "op_kernel/isamin_aiv.h")
+ERR = {V.RUNTIME_ERROR}
 
 MUTANTS = [
     # tails, off-by-one, missing tail handling
@@ -62,9 +67,10 @@ MUTANTS = [
     M("datacopy-count-in-bytes", *ADD, "AscendC::DataCopy(zGm[progress * this->tileLength], zLocal, this->tileLength);",
       "AscendC::DataCopy(zGm[progress * this->tileLength], zLocal, this->tileLength * sizeof(DTYPE_Z));",
       {V.RUNTIME_ERROR} | WRONG),
+    # Inside the device segment a read past the tensor does not fault (torch_npu's allocator): the last tile reads
+    # the next tensor, so the bug shows as wrong values, as on the device.
     M("gm-read-past-end", *ADD, "AscendC::DataCopy(xLocal, xGm[progress * this->tileLength], this->tileLength);",
-      "AscendC::DataCopy(xLocal, xGm[(progress + 1) * this->tileLength], this->tileLength);", {V.RUNTIME_ERROR},
-      message="out of range"),
+      "AscendC::DataCopy(xLocal, xGm[(progress + 1) * this->tileLength], this->tileLength);", WRONG),
     M("misaligned-gm-address", *ADD, "xGm.SetGlobalBuffer((__gm__ DTYPE_X *)x + ",
       "xGm.SetGlobalBuffer((__gm__ DTYPE_X *)(x + 1) + ", {V.RUNTIME_ERROR}, message="not aligned"),
     M("misaligned-ub-operand", *ARANGE, "AscendC::DataCopy(outGm[iter*this->unitNum], outLocal, copy_num);",
@@ -114,4 +120,42 @@ MUTANTS = [
       cases=(0, 1, 2)),
     M("missing-syncall", *L1LOSS, "        SyncAll();\n", "", WRONG, cases=(0, 1, 2)),
     M("uninitialised-ub-read", *MUL, "Mul(y, x1, x2, count);", "Mul(y, x1, y, count);", WRONG, cases=(0, 1, 2)),
+    # --- issue 14: device fidelity classes. GM follows torch_npu's allocator: a write that reaches another
+    # allocation is an error naming both; a read far outside the segment faults; writing a result into an input
+    # the reference leaves alone is input_mutation.
+    M("gm-write-into-next-allocation", *ABS, "DataCopyExtParams copyParams{1, static_cast<uint32_t>(count * sizeof(T)), 0, 0, 0};",
+      "DataCopyExtParams copyParams{1, static_cast<uint32_t>(count * sizeof(T) + 1024), 0, 0, 0};", ERR,
+      cases=(0, 1, 2, 3), message="corrupts another allocation"),
+    M("gm-tensor-list-write-into-next-element", *FABS,
+      "DataCopyPad(outTensorsGM[index * Base::maxDataCount], outLocal, copyParams);",
+      "copyParams.blockLen += 2048; DataCopyPad(outTensorsGM[index * Base::maxDataCount], outLocal, copyParams);", ERR,
+      message="corrupts another allocation"),
+    M("gm-read-beyond-segment", *ADD, "AscendC::DataCopy(xLocal, xGm[progress * this->tileLength], this->tileLength);",
+      "AscendC::DataCopy(xLocal, xGm[progress * this->tileLength + (1u << 26)], this->tileLength);", ERR,
+      message="out of range"),
+    M("result-written-into-input", *ADD, "AscendC::DataCopy(zGm[progress * this->tileLength], zLocal, this->tileLength);",
+      "AscendC::DataCopy(xGm[progress * this->tileLength], zLocal, this->tileLength);", {V.INPUT_MUTATION}),
+    M("raw-pointer-write-into-input", *ADD, "    op.Process();\n}",
+      "    op.Process();\n    *((__gm__ DTYPE_Y *)y + 7) = (DTYPE_Y)(1000.0f);\n}", {V.INPUT_MUTATION}),
+    # cross-core exchange through GM: overlapping per-core slots, a missing barrier, an idle core skipping SyncAll
+    M("per-core-slot-overlap", *L1LOSS, "DataCopyPad(partialGm_[GetBlockIdx()], buf, DataCopyExtParams{1, sizeof(float), 0, 0, 0});",
+      "DataCopyPad(partialGm_[GetBlockIdx()], buf, DataCopyExtParams{1, 8 * sizeof(float), 0, 0, 0});", WRONG | ERR,
+      cases=(0, 1, 2)),
+    M("missing-syncall-before-core0-merge", *ICAMAX, "        CopyTmpRstToWkGM();\n        SyncAll();\n",
+      "        CopyTmpRstToWkGM();\n", WRONG | ERR, cases=(0, 1)),
+    M("idle-core-skips-syncall", *ICAMAX, "    if (this->blockIdx + 1 > this->needVecCoreNum) {\n        SyncAll();\n        return;",
+      "    if (this->blockIdx + 1 > this->needVecCoreNum) {\n        return;", ERR, cases=(1,), message="SyncAll"),
+    # reductions: the value/index register, calIndex, counter-mode masks, pair sums, the count
+    M("reduce-index-not-read", *ICAMAX, "GetReduceMaxMinCount<T>(val, idx);", "GetReduceMaxMinCount<T>(val);", WRONG,
+      cases=(0, 1, 4)),
+    M("reducemax-without-calindex", *ICAMAX, "mask, 2, 8, true);", "mask, 2, 8, false);", WRONG, cases=(0,)),
+    M("counter-mask-one-element", *ICAMAX, "AscendC::SetVectorMask<T, MaskMode::COUNTER>(0, ReduceMaxCount);",
+      "AscendC::SetVectorMask<T, MaskMode::COUNTER>(0, 1);", WRONG, cases=(0, 1, 4)),
+    M("pair-reduce-tail-skipped", *ICAMAX,
+      "            PairReduceSum(srcLocal[offset / 2], srcLocal[offset], 1, totalRepeatCntRemainder, 1, 1, 8);\n", "",
+      WRONG, cases=(0, 1, 2, 3, 4, 5)),
+    M("reducemin-as-reducemax", *ISAMIN, "ReduceMin(this->coresRstReduceTmp, srcLocal, this->coresRstReduceTmp, mask, 2, 8, true);",
+      "ReduceMax(this->coresRstReduceTmp, srcLocal, this->coresRstReduceTmp, mask, 2, 8, true);", WRONG, cases=(0, 2)),
+    M("reducesum-count-short", *RSUM, "ReduceSum(result, src, tmp, static_cast<int32_t>(count));",
+      "ReduceSum(result, src, tmp, static_cast<int32_t>(count) - 1);", WRONG, cases=(0, 2)),
 ]

@@ -8,12 +8,12 @@ import pytest
 
 from kernelgen.bench.model import Verdict
 
-from .conftest import BUILTIN_TASKS, FIXTURE_TASKS, answer_files, load
+from .conftest import BUILTIN_TASKS, DEV_TASKS, FIXTURE_TASKS, answer_files, load
 from .mutants import MUTANTS, Mutant
 
 
 def _root(m: Mutant):
-    return FIXTURE_TASKS if m.suite == "fixture" else BUILTIN_TASKS
+    return {"fixture": FIXTURE_TASKS, "dev": DEV_TASKS, "builtin": BUILTIN_TASKS}[m.suite]
 
 
 def _apply(m: Mutant, files: dict[str, str]) -> dict[str, str]:

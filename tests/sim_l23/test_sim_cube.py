@@ -31,3 +31,12 @@ def test_in_class_core_specialisation_becomes_an_overload():
     assert "void operator()(Params const &p) { Aiv(); }" in aiv and "ascsim_other_core_AIC" in aiv
     assert "template <>" not in aic and "template <>" not in aiv
     assert "g_coreType = ::AscendC::AIC" in sc.core_prologue("AIC")
+
+
+def test_explicit_core_calls_reach_the_rewritten_member():
+    # with explicit template arguments only the declared-only primary template would be a candidate (undefined symbol)
+    src = "k.template operator()<g_coreType>(p); q->template operator()<AscendC::AIV>(p); r.template operator() < AIC >(p);"
+    aic = sc.specialize_for_core(src, "AIC")
+    assert aic == "k.operator()(p); q->ascsim_other_core_AIV(p); r.operator()(p);"
+    aiv = sc.specialize_for_core(src, "AIV")
+    assert aiv == "k.operator()(p); q->operator()(p); r.ascsim_other_core_AIC(p);"

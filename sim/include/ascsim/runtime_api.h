@@ -4,6 +4,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace ascsim {
 
@@ -52,6 +54,22 @@ void bind_test_core(CoreCtx* ctx);
 void warn(const char* api, const std::string& detail);
 // GM access check against the launch's allocations (tensors, workspace, tiling) incl. allocator padding.
 void check_gm(const void* p, size_t bytes, bool write, const char* api);
+// Test hook for the C++ API drivers: GM tensors laid out like a launch's (torch_npu allocator blocks in one
+// segment), installed as the current launch so check_gm applies; finish() returns the raw-write check's error.
+class GmTestLaunch {
+public:
+    // the first `inputs` tensors are inputs (host data: bytes of value index + 1), the rest outputs
+    explicit GmTestLaunch(const std::vector<std::pair<std::string, size_t>>& tensors, size_t inputs = 0);
+    ~GmTestLaunch();
+    uint8_t* base(size_t i) const { return bases_[i]; }
+    std::vector<std::string> warnings() const;
+    bool written(size_t i) const;   // the tensor counts as modified (copied back to the caller's tensor)
+    std::string finish();
+private:
+    struct Impl;
+    Impl* impl_;
+    std::vector<uint8_t*> bases_;
+};
 // Hard SyncAll across the launch's cores (deadlock-detected).
 void sync_all(const char* api);
 // CrossCoreSetFlag / CrossCoreWaitFlag of a mixed (AIC + AIV) launch.

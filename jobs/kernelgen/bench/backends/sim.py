@@ -623,13 +623,15 @@ class SimBackend:
         idle_aic = sim_cube.aic_idle(texts)
         cores = sim_cube.builds_of(ktype, idle_aic)
         kworks = {"AIV": kwork}
-        for core in cores:   # one copy of the sources per core type (core-specialised members, see sim_cube)
+        # one copy of the sources per core type (core-specialised members, see sim_cube), each made from the
+        # unspecialised text: the AIV copy is rewritten in place, so read every source before the first rewrite
+        originals = {p: (kwork / p.relative_to(kdir)).read_text() for p in kfiles}
+        for core in cores:
             kw = kwork if core == "AIV" else work / "op_kernel_aic"
             kworks[core] = kw
             for p in kfiles:
-                src_text = (kwork / p.relative_to(kdir)).read_text()
                 (kw / p.relative_to(kdir)).parent.mkdir(parents=True, exist_ok=True)
-                (kw / p.relative_to(kdir)).write_text(sim_cube.specialize_for_core(src_text, core))
+                (kw / p.relative_to(kdir)).write_text(sim_cube.specialize_for_core(originals[p], core))
         pch = self._pch_dir(deadline)
         kflags = self._kernel_flags()
         inc = ([f"-I{pch}"] if pch else []) + [f"-I{SIM_INCLUDE}", f"-I{work}", f"-I{kwork}"]

@@ -68,14 +68,25 @@ def builds_of(ktype: int, idle_aic: bool = False) -> list[str]:
     return ["AIV", "AIC"]
 
 
+# A call naming the core explicitly, `obj.template operator()<g_coreType>(...)`: with explicit template arguments only
+# the (declared, never defined) primary template is a candidate, so the call must name the rewritten member instead.
+_MEMBER_CALL_RX = re.compile(r"(\.|->)\s*template\s+operator\s*\(\s*\)\s*<\s*((?:AscendC::)?(?:AIC|AIV)|g_coreType)\s*>\s*\(")
+
+
 def specialize_for_core(text: str, core: str) -> str:
     """Turn in-class `template <> void operator()<AIC|AIV>(...)` specialisations into a plain overload for the
-    core being compiled (preferred over the primary template) and a dead, renamed member for the other core."""
+    core being compiled (preferred over the primary template) and a dead, renamed member for the other core; calls
+    that name a core type explicitly go to the matching member."""
     def sub(m: re.Match) -> str:
         attrs, which = m.group(1), m.group(2)
         name = "operator()" if which == core else f"ascsim_other_core_{which}"
         return f"{attrs}void {name}("
-    return _MEMBER_SPEC_RX.sub(sub, text)
+
+    def call(m: re.Match) -> str:
+        which = m.group(2).split("::")[-1]
+        which = core if which == "g_coreType" else which
+        return f"{m.group(1)}{'operator()' if which == core else f'ascsim_other_core_{which}'}("
+    return _MEMBER_CALL_RX.sub(call, _MEMBER_SPEC_RX.sub(sub, text))
 
 
 def core_prologue(core: str) -> str:

@@ -67,12 +67,25 @@ inline int pool_of_position(AscendC::TPosition p) {
 }
 
 // TPipe::InitBuffer for cube positions: a bump pointer per pool, owned by the TPipe that allocates.
+// On an AIV core of a mixed kernel the cube memories do not exist, but code shared by both core types (a
+// catlass-style Resource) still initialises their buffers: as on the device that is bookkeeping only. The tensor
+// then points into a phantom block outside every memory the simulator models, so any use of it fails (vector APIs:
+// "the ub address out of bounds"; cube APIs refuse to run on an AIV).
+inline uint8_t* cube_phantom(int pool) {
+    alignas(4096) static uint8_t phantom[POOL_COUNT][4096];
+    return phantom[pool];
+}
 inline uint8_t* cube_allocate(const char* api, AscendC::TPosition pos, uint64_t bytes, const void* pipe) {
     int pool = pool_of_position(pos);
     CubeMem* m = cube_mem();
-    if (pool < 0 || !m)
-        fail(api, "Failed to check tensor position",
-             "position " + std::to_string(int(pos)) + " (a cube buffer: L1/L0A/L0B/L0C/BiasTable) does not exist on an AIV core");
+    if (pool < 0)
+        fail(api, "Failed to check tensor position", "position " + std::to_string(int(pos)) + " is not a buffer position");
+    if (!m) {
+        if (bytes > cube_pool_spec(pool).bytes)
+            fail(api, std::string(cube_pool_spec(pool).name) + " buffer size exceeds the limit",
+                 std::to_string(bytes) + " B exceeds its " + std::to_string(cube_pool_spec(pool).bytes) + " B");
+        return cube_phantom(pool);
+    }
     if (m->owner != pipe) { for (auto& u : m->used) u = 0; m->owner = pipe; }
     const CubePoolSpec& s = cube_pool_spec(pool);
     uint32_t a = s.align;

@@ -9,6 +9,7 @@
 #include <string>
 #include <type_traits>
 #include "engine.h"
+#include "vec_reduce.h"
 
 namespace ascsim {
 // The effective mask of a raw intrinsic: always the mask register (normal or counter mode).
@@ -39,19 +40,18 @@ __aicore__ inline void vcadd(T* dst, T* src, uint8_t repeat, uint16_t dstRepStri
     Opnd s{reinterpret_cast<uint8_t*>(src), uint32_t(sizeof(T)), srcBlkStride, srcRepStride};
     const Opnd ops[1] = {s};
     uint32_t reps = prepare_repeats("vcadd", m, repeat, epr, ops, 0u);   // the source is only read
-    double acc = 0;
+    T acc = T(0.0f);
     for (uint32_t r = 0; r < reps; ++r) {
-        float sum = 0;
-        uint32_t n = m.counter ? uint32_t(std::min<uint64_t>(m.total - uint64_t(r) * epr, epr)) : epr;
-        for (uint32_t i = 0; i < n; ++i)
-            if (m.counter || bit(m, i)) sum += float(*reinterpret_cast<T*>(s.at(r, i)));
-        if (accMode) { acc += sum; continue; }
+        T sum;
+        uint32_t idx = 0;
+        reduce_repeat(m, r, epr, ops, RED_SUM, sum, idx);   // the reduce unit's lane tree
+        if (accMode) { acc = r ? reduce_add(acc, sum) : sum; continue; }   // repeat sums added in order
         T* d = dst + size_t(r) * dstRepStride;
         check_ub("vcadd", d, sizeof(T));
         sync_v_write("vcadd", d, sizeof(T));
-        *d = T(sum);
+        *d = sum;
     }
-    if (accMode) core().acc_val = acc;
+    if (accMode) core().acc_val = double(up(acc));
 }
 __aicore__ inline ascsim::AccValue get_acc_val() { return ascsim::AccValue{::ascsim::core().acc_val}; }
 

@@ -74,6 +74,12 @@ public:
     }
     void Print() const {}
     void Print(uint32_t) const {}
+    // `dst = src0 + src1` and the other whole-tensor operator forms (ascsim/kernel/tensor_ops.h)
+    LocalTensor& operator=(const LocalTensor&) = default;
+    template <class E, class = typename E::ascsim_tensor_expr> const LocalTensor& operator=(const E& expr) const {
+        expr.eval_into(*this);
+        return *this;
+    }
 
     T* addr_ = nullptr;
     uint32_t size_ = 0;

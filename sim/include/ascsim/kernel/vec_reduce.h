@@ -4,39 +4,70 @@
 // Sums use a pairwise tree in the element type, like the hardware's vcadd.
 #ifndef ASCSIM_ASCSIM_KERNEL_VEC_REDUCE_H_
 #define ASCSIM_ASCSIM_KERNEL_VEC_REDUCE_H_
+#include <cmath>
 #include <vector>
 #include "dtype_check.h"
 #include "engine.h"
 
 namespace ascsim {
-template <class T> inline T tree_sum(T* v, uint32_t n) {
-    if (n == 0) return T(0.0f);
+// One partial sum of the reduce unit, rounded to T. The docs: a half sum above 65504 is kept as 65504 (saturates)
+// instead of overflowing to infinity; infinities already in the data stay infinite.
+template <class T> inline T reduce_add(T a, T b) {
+    float s = up(a) + up(b);
+    if constexpr (sizeof(T) == 2 && !std::is_same_v<T, bfloat16_t>) {
+        if (std::isinf(s) || std::fabs(s) > 65504.0f) {
+            if (!std::isinf(up(a)) && !std::isinf(up(b))) s = s > 0 ? 65504.0f : -65504.0f;
+        }
+    }
+    return T(s);
+}
+// The reduce unit's binary tree over `n` lanes (n a power of two): adjacent pairs first (lane 0+1, 2+3, ...),
+// then pairs of those, as the ReduceSum/WholeReduceSum docs describe it. Masked-off lanes hold 0.
+template <class T> inline T lane_tree(T* v, uint32_t n) {
     while (n > 1) {
-        uint32_t h = (n + 1) / 2;
-        for (uint32_t i = 0; i + h < n; ++i) v[i] = T(up(v[i]) + up(v[i + h]));
-        n = h;
+        n /= 2;
+        for (uint32_t i = 0; i < n; ++i) v[i] = reduce_add(v[2 * i], v[2 * i + 1]);
     }
     return v[0];
 }
+// Sum of n values by the same tree over the next power of two lanes (zeros beyond n).
+template <class T> inline T tree_sum(const T* v, uint32_t n) {
+    if (n == 0) return T(0.0f);
+    uint32_t lanes = 1;
+    while (lanes < n) lanes *= 2;
+    std::vector<T> buf(lanes, T(0.0f));
+    std::copy(v, v + n, buf.begin());
+    return lane_tree(buf.data(), lanes);
+}
 enum RedKind { RED_SUM, RED_MAX, RED_MIN };
-// Reduce the active elements of one repeat; returns value and index (position within the repeat).
+// The normal-mode mask an API with its own `mask` count argument sets (whatever mode the register was in).
+inline Mask mask_bits_from_count(uint64_t n, uint32_t epr) {
+    Mask k;
+    n = std::min<uint64_t>(n, epr);
+    k.bits[0] = n >= 64 ? ~0ull : ((1ull << n) - 1);
+    k.bits[1] = n > 64 ? (n >= 128 ? ~0ull : ((1ull << (n - 64)) - 1)) : 0;
+    return k;
+}
+// Reduce the active elements of lanes [lo, hi) of one repeat; returns value and index (position within the
+// repeat; the first one on ties). Sums run the lane tree over hi - lo lanes with inactive lanes as 0.
 template <class T, size_t N>
 inline bool reduce_repeat(const Mask& m, uint32_t r, uint32_t epr, const Opnd (&ops)[N], RedKind k, T& val, uint32_t& idx,
                           uint32_t lo = 0, uint32_t hi = ~0u) {
     T buf[128];
-    uint32_t n = 0, first = 0;
+    uint32_t first = 0;
     bool any = false;
     uint32_t cnt = epr;
     if (m.counter) cnt = uint32_t(std::min<uint64_t>(m.total - uint64_t(r) * epr, epr));
-    hi = std::min(hi, cnt);
+    hi = std::min(hi, epr);
     for (uint32_t i = lo; i < hi; ++i) {
-        if (!m.counter && !bit(m, i)) continue;
+        bool on = i < cnt && (m.counter || bit(m, i));
+        if (k == RED_SUM) { buf[i - lo] = on ? *(T*)ops[0].at(r, i) : T(0.0f); any |= on; continue; }
+        if (!on) continue;
         T v = *(T*)ops[0].at(r, i);
-        if (k == RED_SUM) { buf[n++] = v; any = true; continue; }
         if (!any || (k == RED_MAX ? up(v) > up(val) : up(v) < up(val))) { val = v; first = i; }
         any = true;
     }
-    if (k == RED_SUM) val = tree_sum(buf, n);
+    if (k == RED_SUM) val = lane_tree(buf, hi - lo);
     idx = first;
     return any;
 }
@@ -61,13 +92,24 @@ inline void whole_reduce(const char* api, RedKind k, const AscendC::LocalTensor<
     uint32_t per = (k == RED_SUM || order == AscendC::ReduceOrder::ORDER_ONLY_VALUE || order == AscendC::ReduceOrder::ORDER_ONLY_INDEX) ? 1 : 2;
     if (reps) check_ub(api, dst.addr_, (size_t(reps - 1) * dstRep * per + per) * sizeof(T));
     if (reps) sync_v_write(api, dst.addr_, (size_t(reps - 1) * dstRep * per + per) * sizeof(T));
+    // GetReduceMaxMinCount reads the extreme of the whole call (every repeat; in counter mode the "consecutive"
+    // case of the docs) with its position counted from the first element (repeat * elements per repeat + lane).
+    bool have = false;
+    T best{};
+    uint32_t best_idx = 0;
     for (uint32_t r = 0; r < reps; ++r) {
         T val{}; uint32_t idx = 0;
-        reduce_repeat(m, r, epr, ops, k, val, idx);
+        bool any = reduce_repeat(m, r, epr, ops, k, val, idx);
         T* out = dst.addr_ + size_t(r) * dstRep * per;
-        if (k == RED_SUM) *out = val; else store_value_index(out, val, idx, order);
-        core().reduce_value = double(up(val));   // what GetReduceMaxMinCount reads back
-        core().reduce_index = idx;
+        if (k == RED_SUM) { *out = val; continue; }
+        store_value_index(out, val, idx, order);
+        if (any && (!have || (k == RED_MAX ? up(val) > up(best) : up(val) < up(best)))) {
+            best = val; best_idx = r * epr + idx; have = true;
+        }
+    }
+    if (k != RED_SUM && have) {
+        core().reduce_value = double(up(best));
+        core().reduce_index = best_idx;
     }
 }
 template <class T, class M>
@@ -77,8 +119,8 @@ inline void block_reduce(const char* api, RedKind k, const AscendC::LocalTensor<
     Mask m = mask_from(mask, epr, isSetMask);
     Opnd ops[1] = {{(uint8_t*)src.addr_, sizeof(T), uint32_t(srcBlk), uint32_t(srcRep)}};
     uint32_t reps = prepare_repeats(api, m, uint32_t(repeat), epr, ops, 0);
-    for (uint32_t r = 0; r < reps; ++r) {
-        T* out = (T*)((uint8_t*)dst.addr_ + size_t(r) * dstRep * 32);
+    for (uint32_t r = 0; r < reps; ++r) {   // dstRepStride counts one repeat's results: 8 elements
+        T* out = (T*)((uint8_t*)dst.addr_ + size_t(r) * dstRep * 8 * sizeof(T));
         check_ub(api, out, 8 * sizeof(T));
         sync_v_write(api, out, 8 * sizeof(T));
         for (uint32_t b = 0; b < 8; ++b) {
@@ -94,8 +136,8 @@ inline void pair_reduce(const char* api, const AscendC::LocalTensor<T>& dst, con
     Mask m = mask_from(mask, epr, isSetMask);
     Opnd ops[1] = {{(uint8_t*)src.addr_, sizeof(T), uint32_t(srcBlk), uint32_t(srcRep)}};
     uint32_t reps = prepare_repeats(api, m, uint32_t(repeat), epr, ops, 0);
-    for (uint32_t r = 0; r < reps; ++r) {
-        T* out = (T*)((uint8_t*)dst.addr_ + size_t(r) * dstRep * 32);
+    for (uint32_t r = 0; r < reps; ++r) {   // dstRepStride counts one repeat's results: half a repeat, 128 B
+        T* out = (T*)((uint8_t*)dst.addr_ + size_t(r) * dstRep * 128);
         check_ub(api, out, epr / 2 * sizeof(T));
         sync_v_write(api, out, epr / 2 * sizeof(T));
         for (uint32_t p = 0; p < epr / 2; ++p) {
@@ -104,52 +146,80 @@ inline void pair_reduce(const char* api, const AscendC::LocalTensor<T>& dst, con
         }
     }
 }
-// Whole-tensor reduction (count form): per-repeat results, then reduce those again, like the vendor's two-level scheme.
+// ReduceSum/ReduceMax/ReduceMin over a whole tensor. The count form reads `count` contiguous elements; the
+// level-0 form (`level0`) reads `repeat` repeats under `m` with srcRepStride `srcRep` (blocks of 32 B). Per repeat
+// the reduce unit's tree (sums) or first extreme (max/min); then, per the ReduceSum doc for A2, the count form adds
+// the per-repeat sums in order while the level-0 form reduces them again by the same tree, epr at a time.
+// dst = [value] or [value, index bits] (index: the element's offset from src, stored in a T slot as an integer).
 template <class T>
-inline void reduce_all(const char* api, RedKind k, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src, int32_t count,
-                       bool calIndex) {
-    if (!check_src(api, src, count)) return;
-    check_ub_aligned(api, dst.addr_);
+inline void reduce_whole(const char* api, RedKind k, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+                         const AscendC::LocalTensor<T>& work, const Mask& m, uint32_t repeat, uint32_t srcRep, bool level0,
+                         bool calIndex) {
+    constexpr uint32_t epr = elems_per_repeat<T>(), epb = 32 / sizeof(T);
+    Opnd ops[1] = {{(uint8_t*)src.addr_, sizeof(T), 1u, level0 ? srcRep : 8u}};
+    uint32_t reps;
+    if (level0) {
+        if (repeat == 0) return;
+        Mask lm = m;
+        reps = repeat;
+        // repeatTimes may exceed 255 here (the API splits it): check the footprint in chunks of 255
+        for (uint32_t r0 = 0; r0 < repeat; r0 += 255) {
+            Opnd o[1] = {{ops[0].base + size_t(r0) * srcRep * 32, sizeof(T), 1u, srcRep}};
+            prepare_repeats(api, lm, std::min<uint32_t>(255, repeat - r0), epr, o, 0);
+        }
+    } else {
+        reps = prepare_repeats(api, m, 0, epr, ops, 0);
+    }
+    if (!reps) return;
+    uint32_t per = k == RED_SUM ? 1 : 2;
+    check_ub_aligned(api, dst.addr_, per * sizeof(T));
     check_ub(api, dst.addr_, (calIndex ? 2 : 1) * sizeof(T));
     sync_v_write(api, dst.addr_, (calIndex ? 2 : 1) * sizeof(T));
-    constexpr uint32_t epr = elems_per_repeat<T>();
-    std::vector<T> vals;
-    std::vector<uint32_t> idxs;
-    for (uint32_t base = 0; base < uint32_t(count); base += epr) {
-        uint32_t n = std::min<uint32_t>(epr, uint32_t(count) - base);
-        T buf[128];
-        std::memcpy(buf, src.addr_ + base, n * sizeof(T));
-        if (k == RED_SUM) { vals.push_back(tree_sum(buf, n)); continue; }
-        uint32_t bi = 0;
-        for (uint32_t i = 1; i < n; ++i)
-            if (k == RED_MAX ? up(buf[i]) > up(buf[bi]) : up(buf[i]) < up(buf[bi])) bi = i;
-        vals.push_back(buf[bi]);
-        idxs.push_back(base + bi);
+    if (work.addr_ && work.addr_ != dst.addr_) {   // the docs' minimum: the first round's results, 32 B aligned
+        size_t need = (size_t(reps) * per + epb - 1) / epb * epb * sizeof(T);
+        check_ub_aligned(api, work.addr_);
+        check_ub(api, work.addr_, need);
+        sync_v_write(api, work.addr_, need);
     }
-    T val;
-    uint32_t idx = 0;
+    std::vector<T> vals(reps);
+    std::vector<uint32_t> idxs(reps);
+    for (uint32_t r = 0; r < reps; ++r) {
+        uint32_t i = 0;
+        if (!reduce_repeat(m, r, epr, ops, k, vals[r], i) && k != RED_SUM) vals[r] = T(k == RED_MAX ? -INFINITY : INFINITY);
+        idxs[r] = uint32_t(size_t(ops[0].at(r, i) - ops[0].base) / sizeof(T));
+    }
+    T val = vals[0];
+    uint32_t idx = idxs[0];
     if (k == RED_SUM) {
-        while (vals.size() > 1) {
-            std::vector<T> next;
-            for (size_t b = 0; b < vals.size(); b += epr) {
-                uint32_t n = uint32_t(std::min<size_t>(epr, vals.size() - b));
-                next.push_back(tree_sum(vals.data() + b, n));
+        if (!level0) {
+            for (uint32_t r = 1; r < reps; ++r) val = reduce_add(val, vals[r]);
+        } else {
+            while (vals.size() > 1) {
+                std::vector<T> next;
+                for (size_t b = 0; b < vals.size(); b += epr) next.push_back(tree_sum(vals.data() + b, uint32_t(std::min<size_t>(epr, vals.size() - b))));
+                vals.swap(next);
             }
-            vals.swap(next);
+            val = vals[0];
         }
-        val = vals[0];
         core().acc_val = double(up(val));
     } else {
-        size_t bi = 0;
-        for (size_t i = 1; i < vals.size(); ++i)
-            if (k == RED_MAX ? up(vals[i]) > up(vals[bi]) : up(vals[i]) < up(vals[bi])) bi = i;
-        val = vals[bi];
-        idx = idxs[bi];
+        for (uint32_t r = 1; r < reps; ++r)
+            if (k == RED_MAX ? up(vals[r]) > up(val) : up(vals[r]) < up(val)) { val = vals[r]; idx = idxs[r]; }
         core().reduce_value = double(up(val));
         core().reduce_index = idx;
     }
     dst.addr_[0] = val;
     if (calIndex) store_value_index(dst.addr_, val, idx, AscendC::ReduceOrder::ORDER_VALUE_INDEX);
+}
+// Count form: `count` elements in counter mode (the whole repeats plus the tail).
+template <class T>
+inline void reduce_all(const char* api, RedKind k, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+                       const AscendC::LocalTensor<T>& work, int32_t count, bool calIndex) {
+    if (count <= 0) return;
+    Mask m;
+    m.counter = true;
+    m.total = uint64_t(count);
+    reduce_whole(api, k, dst, src, work, m, 0, 8, false, calIndex);
 }
 }  // namespace ascsim
 
@@ -202,31 +272,66 @@ ASCSIM_BLOCK_REDUCE(BlockReduceMax, ASCSIM_BR_MAX)
 ASCSIM_BLOCK_REDUCE(BlockReduceMin, ASCSIM_BR_MIN)
 ASCSIM_BLOCK_REDUCE(PairReduceSum, ASCSIM_PR_SUM)
 
-template <typename T>
-__aicore__ inline void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,
+// RepeatReduceSum: WholeReduceSum with a continuous mask (elemsInOneRepeat); dstBlkStride has no effect and
+// dstRepStride counts result elements.
+template <typename T, bool isSetMask = true>
+__aicore__ inline void RepeatReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,
+                                       const int32_t elemsInOneRepeat, const int32_t dstBlkStride, const int32_t srcBlkStride,
+                                       const int32_t dstRepStride, const int32_t srcRepStride) {
+    ASCSIM_DTYPE_CHECK("RepeatReduceSum", T, "half / float", ASCSIM_RED_TYPES);
+    (void)dstBlkStride;
+    ::ascsim::whole_reduce("RepeatReduceSum", ::ascsim::RED_SUM, dst, src, uint64_t(elemsInOneRepeat), isSetMask, repeatTime,
+                           dstRepStride, srcBlkStride, srcRepStride, ReduceOrder::ORDER_ONLY_VALUE);
+}
+
+// ReduceSum / ReduceMax / ReduceMin: the count form and the level-0 form (mask, repeatTimes, srcRepStride; the
+// mask register is set by the API). repeatTimes may exceed 255 for these APIs.
+template <typename T, bool isSetMask = true>
+__aicore__ inline void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& workLocal,
                                  const int32_t count) {
     ASCSIM_DTYPE_CHECK("ReduceSum", T, "half / float", ASCSIM_RED_TYPES);
-    (void)sharedTmpBuffer;
-    ::ascsim::reduce_all("ReduceSum", ::ascsim::RED_SUM, dst, src, count, false);
+    ::ascsim::reduce_all("ReduceSum", ::ascsim::RED_SUM, dst, src, workLocal, count, false);
 }
+#define ASCSIM_REDUCE_LEVEL0(NAME, KIND, IDX_PARAM, IDX_ARG)                                                          \
+    template <typename T>                                                                                              \
+    __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& workLocal, \
+                                const uint64_t mask[], const int32_t repeatTimes, const int32_t srcRepStride IDX_PARAM) { \
+        ASCSIM_DTYPE_CHECK(#NAME, T, "half / float", ASCSIM_RED_TYPES);                                                \
+        ::ascsim::Mask m;                                                                                              \
+        m.bits[0] = mask[0];                                                                                           \
+        m.bits[1] = ::ascsim::elems_per_repeat<T>() > 64 ? mask[1] : 0;                                                \
+        ::ascsim::reduce_whole(#NAME, KIND, dst, src, workLocal, m, uint32_t(repeatTimes), uint32_t(srcRepStride), true, IDX_ARG); \
+    }                                                                                                                  \
+    template <typename T>                                                                                              \
+    __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& workLocal, \
+                                const int32_t mask, const int32_t repeatTimes, const int32_t srcRepStride IDX_PARAM) { \
+        ASCSIM_DTYPE_CHECK(#NAME, T, "half / float", ASCSIM_RED_TYPES);                                                \
+        ::ascsim::Mask m = ::ascsim::mask_bits_from_count(uint64_t(mask), ::ascsim::elems_per_repeat<T>());            \
+        ::ascsim::reduce_whole(#NAME, KIND, dst, src, workLocal, m, uint32_t(repeatTimes), uint32_t(srcRepStride), true, IDX_ARG); \
+    }
+ASCSIM_REDUCE_LEVEL0(ReduceSum, ::ascsim::RED_SUM, , false)
+ASCSIM_REDUCE_LEVEL0(ReduceMax, ::ascsim::RED_MAX, ASCSIM_COMMA bool calIndex = 0, calIndex)
+ASCSIM_REDUCE_LEVEL0(ReduceMin, ::ascsim::RED_MIN, ASCSIM_COMMA bool calIndex = 0, calIndex)
 template <typename T>
-__aicore__ inline void ReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,
-                                 const int32_t count, bool calIndex = false) {
+__aicore__ inline void ReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& workLocal,
+                                 const int32_t count, bool calIndex = 0) {
     ASCSIM_DTYPE_CHECK("ReduceMax", T, "half / float", ASCSIM_RED_TYPES);
-    (void)sharedTmpBuffer;
-    ::ascsim::reduce_all("ReduceMax", ::ascsim::RED_MAX, dst, src, count, calIndex);
+    ::ascsim::reduce_all("ReduceMax", ::ascsim::RED_MAX, dst, src, workLocal, count, calIndex);
 }
 template <typename T>
-__aicore__ inline void ReduceMin(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,
-                                 const int32_t count, bool calIndex = false) {
+__aicore__ inline void ReduceMin(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& workLocal,
+                                 const int32_t count, bool calIndex = 0) {
     ASCSIM_DTYPE_CHECK("ReduceMin", T, "half / float", ASCSIM_RED_TYPES);
-    (void)sharedTmpBuffer;
-    ::ascsim::reduce_all("ReduceMin", ::ascsim::RED_MIN, dst, src, count, calIndex);
+    ::ascsim::reduce_all("ReduceMin", ::ascsim::RED_MIN, dst, src, workLocal, count, calIndex);
 }
 template <typename T> __aicore__ inline void GetReduceMaxMinCount(T& maxMinValue) { maxMinValue = T(::ascsim::core().reduce_value); }
+// The index comes back as integer bits in a T slot (the docs: read as T it is meaningless; reinterpret it).
 template <typename T> __aicore__ inline void GetReduceMaxMinCount(T& maxMinValue, T& maxMinIndex) {
     maxMinValue = T(::ascsim::core().reduce_value);
-    maxMinIndex = T(::ascsim::core().reduce_index);
+    uint32_t idx = uint32_t(::ascsim::core().reduce_index);
+    if constexpr (sizeof(T) == 2) { uint16_t b = uint16_t(idx); std::memcpy(&maxMinIndex, &b, 2); }
+    else if constexpr (sizeof(T) == 4) std::memcpy(&maxMinIndex, &idx, 4);
+    else maxMinIndex = T(idx);
 }
 template <typename T> __aicore__ inline T GetAccVal() { return T(::ascsim::core().acc_val); }
 inline int64_t GetAccVal() { return int64_t(::ascsim::core().acc_val); }
