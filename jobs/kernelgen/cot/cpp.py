@@ -9,9 +9,27 @@ import re
 from ..ascendc_syntax import parse, walk as _walk  # noqa: F401 - parse is part of this module's API
 
 
+def char_offsets(src: str):
+    """Maps tree-sitter's UTF-8 byte offsets to str indices (they differ after any non-ASCII character)."""
+    data = src.encode("utf-8")
+    if len(data) == len(src):
+        return lambda b: b
+    starts = [0] * (len(data) + 1)     # byte offset -> index of the character it falls in
+    i = 0
+    for ci, ch in enumerate(src):
+        n = len(ch.encode("utf-8"))
+        for k in range(n):
+            starts[i + k] = ci
+        i += n
+    starts[len(data)] = len(src)
+    return starts.__getitem__
+
+
 def includes(src: str) -> list[tuple[str, bool, int, int]]:
-    """(path, angled, start_byte, end_byte) of every #include directive, commented-out ones excluded."""
+    """(path, angled, start, end) of every #include directive, commented-out ones excluded; start/end index `src`
+    (characters, not bytes)."""
     tree = parse(src)
+    to_char = char_offsets(src)
     out = []
     for n in _walk(tree.root_node):
         if n.type == "preproc_include":
@@ -19,7 +37,7 @@ def includes(src: str) -> list[tuple[str, bool, int, int]]:
             if p is None:
                 continue
             raw = p.text.decode("utf-8", "replace")
-            out.append((raw[1:-1], raw.startswith("<"), n.start_byte, n.end_byte))
+            out.append((raw[1:-1], raw.startswith("<"), to_char(n.start_byte), to_char(n.end_byte)))
     return out
 
 

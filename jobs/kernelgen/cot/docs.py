@@ -2,8 +2,11 @@
 from __future__ import annotations
 
 import html
+import logging
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from html.parser import HTMLParser
 from pathlib import Path
 
 from rank_bm25 import BM25Okapi
@@ -13,8 +16,7 @@ from .context import StageContext
 from .records import CoTRecord
 from .teacher import TeacherRequest
 from .text import (
-    cjk_ratio,
-    detect_language,
+    doc_language,
     extract_tag,
     retrieval_tokens,
     split_questions,
@@ -34,6 +36,63 @@ API_SECTIONS = {
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _NPU_TAG = re.compile(r"<!--\s*npu=\"([^\"]*)\"[^>]*-->")
+_FENCE = re.compile(r"^[ \t]*```.*?(?:^[ \t]*```[^\n]*$|\Z)", re.DOTALL | re.MULTILINE)
+_TABLE = re.compile(r"<table\b.*?(?:</table\s*>|\Z)", re.DOTALL | re.IGNORECASE)
+# HTML that doc exports carry around Markdown; only these names are tags (C++ in inline code has <T>, <half>...).
+_HTML_TAGS = ("a|p|span|div|term|strong|b|i|em|u|s|del|ins|code|sup|sub|ul|ol|li|hr|img|font|center|pre|"
+              "h[1-6]|details|summary|caption|colgroup|col|thead|tbody|tfoot|tr|td|th|table|section|article|cite|"
+              "kbd|samp|var|mark|small|big|dl|dt|dd|blockquote|figure|figcaption|label|abbr")
+_TAG = re.compile(rf"</?(?:{_HTML_TAGS})\b(?:[^<>\"']|\"[^\"]*\"|'[^']*')*/?>", re.IGNORECASE)
+log = logging.getLogger(__name__)
+
+
+class _TableReader(HTMLParser):
+    """Rows of cell texts of one HTML table (nested markup flattened, <br> as a space)."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.rows: list[list[str]] = []
+        self._cell: list[str] | None = None
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "tr":
+            self.rows.append([])
+        elif tag in ("td", "th"):
+            if not self.rows:
+                self.rows.append([])
+            self._cell = []
+        elif tag in ("br", "p", "li") and self._cell is not None:
+            self._cell.append(" ")
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self._cell is not None:
+            self.rows[-1].append(re.sub(r"\s+", " ", "".join(self._cell)).strip().replace("|", "\\|"))
+            self._cell = None
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell.append(data)
+
+
+def html_table_to_markdown(table_html: str) -> str:
+    reader = _TableReader()
+    reader.feed(table_html)
+    reader.close()
+    rows = [r for r in reader.rows if any(c for c in r)]
+    if not rows:
+        return ""
+    width = max(len(r) for r in rows)
+    rows = [r + [""] * (width - len(r)) for r in rows]
+    lines = ["| " + " | ".join(rows[0]) + " |", "|" + " --- |" * width]
+    lines += ["| " + " | ".join(r) + " |" for r in rows[1:]]
+    return "\n".join(lines)
+
+
+def _clean_prose(text: str) -> str:
+    text = _TABLE.sub(lambda m: "\n\n" + html_table_to_markdown(m.group(0)) + "\n\n", text)
+    text = re.sub(r"<br\s*/?>", " ", text, flags=re.IGNORECASE)
+    text = re.sub(r"<!--.*?-->", "", text, flags=re.DOTALL)
+    return _TAG.sub("", text)
 
 
 @dataclass
@@ -52,10 +111,14 @@ def clean_markdown(text: str) -> tuple[str, list[str]]:
     """Drop anchors and HTML noise that doc exports carry; return (text, npu applicability tags)."""
     npu = sorted({t.strip() for m in _NPU_TAG.finditer(text) for t in m.group(1).split(",") if t.strip()})
     text = _NPU_TAG.sub("", text)
-    text = re.sub(r"<a\s+name=[^>]*>\s*</a>", "", text, flags=re.IGNORECASE)
-    text = re.sub(r"<br\s*/?>", " ", text, flags=re.IGNORECASE)
-    text = re.sub(r"<!--.*?-->", "", text, flags=re.DOTALL)
-    text = html.unescape(text).replace("\u00a0", " ")
+    # HTML (anchors, tables, <term>...) is removed outside code fences only: code keeps its angle brackets.
+    out, pos = [], 0
+    for m in _FENCE.finditer(text):
+        out += [_clean_prose(text[pos:m.start()]), m.group(0)]
+        pos = m.end()
+    out.append(_clean_prose(text[pos:]))
+    text = html.unescape("".join(out)).replace("\u00a0", " ")
+    text = re.sub(r"[ \t]+\n", "\n", text)
     return re.sub(r"\n{3,}", "\n\n", text).strip(), npu
 
 
@@ -98,17 +161,20 @@ def chunk_page(rel: str, raw: str, *, cap: int, language: str = "auto") -> list[
     text, npu = clean_markdown(raw)
     secs = _sections(text)
     title = next((h for lvl, h, _ in secs if lvl > 0), Path(rel).stem)
-    if language == "auto":
-        lang = "zh" if cjk_ratio(text) > 0.3 else (detect_language(text)[0] or "en")
-    else:
-        lang = language
+    lang = doc_language(text) if language == "auto" else language
     known = [API_SECTIONS.get(h.lower()) for _, h, _ in secs]
     api_page = sum(1 for k in known if k) >= 3
     chunks: list[Chunk] = []
+    used: set[str] = set()
 
     def add(section: str, body: str) -> None:
         for i, piece in enumerate(_split_long(body, cap)):
             cid = f"{rel}#{len(chunks)}" if not section else f"{rel}#{section}" + (f"-{i}" if i else "")
+            k = 2
+            while cid in used:                 # a heading repeated on one page (one per overload, per product...)
+                cid = f"{rel}#{section}~{k}" + (f"-{i}" if i else "")
+                k += 1
+            used.add(cid)
             chunks.append(Chunk(id=cid, path=rel, title=title, section=section, text=piece, lang=lang,
                                 api_page=api_page, npu=npu))
 
@@ -125,12 +191,24 @@ def chunk_page(rel: str, raw: str, *, cap: int, language: str = "auto") -> list[
     return chunks
 
 
-def load_chunks(root: Path, *, cap: int, language: str = "auto") -> list[Chunk]:
-    files = [root] if root.is_file() else sorted(p for p in root.rglob("*") if p.suffix.lower() in (".md", ".markdown"))
+def load_chunks(root: Path, *, cap: int, language: str = "auto",
+                on_error: Callable[[str, Exception], None] | None = None) -> list[Chunk]:
+    """Chunks of every Markdown file under root; a file that cannot be read or chunked is reported to on_error
+    (else logged) and skipped."""
+    files = [root] if root.is_file() else sorted(p for p in root.rglob("*")
+                                                 if p.suffix.lower() in (".md", ".markdown") and p.is_file())
     chunks: list[Chunk] = []
     for f in files:
         rel = f.name if root.is_file() else f.relative_to(root).as_posix()
-        chunks.extend(chunk_page(rel, f.read_text(encoding="utf-8", errors="replace"), cap=cap, language=language))
+        try:
+            chunks.extend(chunk_page(rel, f.read_text(encoding="utf-8", errors="replace"), cap=cap, language=language))
+        except (MemoryError, KeyboardInterrupt):
+            raise
+        except Exception as e:  # noqa: BLE001 - one bad page never aborts the build
+            if on_error is None:
+                log.warning("docs: skipping %s (%s: %s)", rel, type(e).__name__, e)
+            else:
+                on_error(rel, e)
     return chunks
 
 
@@ -163,7 +241,8 @@ def run_docs(ctx: StageContext, sources) -> list[CoTRecord]:
     records: list[CoTRecord] = []
     for src in sources:
         root = Path(src.local_path)
-        chunks = load_chunks(root, cap=ctx.options.chunk_chars, language=src.language)
+        chunks = load_chunks(root, cap=ctx.options.chunk_chars, language=src.language,
+                             on_error=lambda rel, e: st.drop(f"bad_input:{type(e).__name__}", item=rel, detail=str(e)))
         index = ChunkIndex(chunks)
         mine = [c for c in chunks if ctx.mine(f"docs:{src.uri}:{c.id}")]
         st.inputs += len(mine)
@@ -178,9 +257,10 @@ def run_docs(ctx: StageContext, sources) -> list[CoTRecord]:
                 else:
                     kept.append(c)
             mine = kept
-        qreqs = [TeacherRequest(key=c.id, messages=prompts.doc_questions(c.text, c.title, ctx.options.questions_per_chunk,
-                                                                         c.lang),
-                                accept=lambda r: bool(split_questions(r.content, 1)))
+        def ask_questions(c: Chunk):
+            return prompts.doc_questions(c.text, c.title, ctx.options.questions_per_chunk, c.lang)
+        mine = [c for c in mine if ctx.fits(st, c.id, ask_questions(c))]
+        qreqs = [TeacherRequest(key=c.id, messages=ask_questions(c), accept=lambda r: bool(split_questions(r.content, 1)))
                  for c in mine]
         qreps = ctx.teacher.ask(qreqs)
         questions: list[tuple[Chunk, str, object]] = []
@@ -198,12 +278,21 @@ def run_docs(ctx: StageContext, sources) -> list[CoTRecord]:
             hits = index.search(q, ctx.options.retrieve_k, page=c.path)
             if c not in hits:                # the chunk the question came from is always in the context
                 hits = [c, *hits[:ctx.options.retrieve_k - 1]]
+            # Too long for the teacher: drop the lowest-ranked documents first (the source chunk stays).
+            while len(hits) > 1 and not ctx.fits(st, key, prompts.doc_answer(q, [h.text for h in hits], c.lang),
+                                                 record=False):
+                hits = [h for h in hits if h is c] + [h for h in hits if h is not c][:len(hits) - 2]
+                st.extra["answer_context_trimmed"] = st.extra.get("answer_context_trimmed", 0) + 1
+            if not ctx.fits(st, key, prompts.doc_answer(q, [h.text for h in hits], c.lang)):
+                continue
             retrieved[key] = hits
             areqs.append(TeacherRequest(key=key, messages=prompts.doc_answer(q, [h.text for h in hits], c.lang),
                                         accept=lambda r: bool(r.content.strip() or r.reasoning.strip())))
         areps = ctx.teacher.ask(areqs)
         for c, q, qrep in questions:
             key = f"{c.id}|{q}"
+            if key not in retrieved:
+                continue
             rep = areps.get(key)
             if not ctx.keep_reply(rep, st, item=key):
                 continue
