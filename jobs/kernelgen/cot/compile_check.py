@@ -62,7 +62,7 @@ def check_snippet(text: str, include_roots: list[Path] = (), *, timeout_s: float
         f = Path(d) / "snippet.cpp"
         f.write_text(preprocess_kernel(text, None), encoding="utf-8")
         argv = [cxx, STD, "-fsyntax-only", "-w", "-fmax-errors=5", *KERNEL_DEFINES,
-                *include_flags([Path(r) for r in include_roots]), "-x", "c++", str(f)]
+                *include_flags([Path(r).resolve() for r in include_roots]), "-x", "c++", str(f)]
         try:
             rc, out = run_group(argv, time.monotonic() + timeout_s, cwd=Path(d))
         except StepTimedOut:

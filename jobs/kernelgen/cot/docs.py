@@ -13,6 +13,7 @@ from rank_bm25 import BM25Okapi
 
 from . import prompts
 from .context import StageContext
+from .decontam import doc_api_names
 from .records import CoTRecord
 from .teacher import TeacherRequest
 from .text import (
@@ -105,6 +106,7 @@ class Chunk:
     lang: str
     api_page: bool = False
     npu: list[str] = field(default_factory=list)
+    apis: list[str] = field(default_factory=list)   # aclnn APIs the page is about (title, prototypes): decontamination
 
 
 def clean_markdown(text: str) -> tuple[str, list[str]]:
@@ -164,6 +166,7 @@ def chunk_page(rel: str, raw: str, *, cap: int, language: str = "auto") -> list[
     lang = doc_language(text) if language == "auto" else language
     known = [API_SECTIONS.get(h.lower()) for _, h, _ in secs]
     api_page = sum(1 for k in known if k) >= 3
+    apis = doc_api_names(text, [title])        # page-wide: every chunk of an aclnn page belongs to that API
     chunks: list[Chunk] = []
     used: set[str] = set()
 
@@ -176,7 +179,7 @@ def chunk_page(rel: str, raw: str, *, cap: int, language: str = "auto") -> list[
                 k += 1
             used.add(cid)
             chunks.append(Chunk(id=cid, path=rel, title=title, section=section, text=piece, lang=lang,
-                                api_page=api_page, npu=npu))
+                                api_page=api_page, npu=npu, apis=apis))
 
     if api_page and len(text) <= cap:
         add("", text)                  # a short API page is one knowledge unit
@@ -250,7 +253,7 @@ def run_docs(ctx: StageContext, sources) -> list[CoTRecord]:
         if ctx.decontam is not None:
             kept = []
             for c in mine:
-                hit = ctx.decontam.check_text(c.text, names=[c.title])
+                hit = ctx.decontam.check_text(c.text, names=[c.title, *c.apis])
                 if hit:
                     st.drop("decontam:" + hit.reason, item=c.id)
                     ctx.decontam.report("docs", f"{src.uri}:{c.id}", hit)
