@@ -1,11 +1,17 @@
-"""Throughput of CoTBuild's teacher-free work, on the synthetic fixtures scaled up (prints figures; not a test).
+"""CoTBuild's teacher-free work: throughput on the fixtures scaled up, and per-stage yield and drop reasons on a
+large synthetic corpus shaped like real sources with malformed files mixed in (prints figures; not a test).
 
-    python benchmarks/cot_stages.py [--scale 200]
+    python benchmarks/cot_stages.py [--scale 200] [--ops 1000 --pages 3000 --bad 0.05 --compile 20]
 
-Measures: Markdown chunking + BM25 index build and query; include resolution per kernel file; decontamination
+Throughput: Markdown chunking + BM25 index build and query; include resolution per kernel file; decontamination
 checks per snippet against the built-in suite; general-CoT filtering (shape sniffing, language ID, length,
-repetition, n-gram perplexity) per row; MinHash near-duplicate removal per record. The teacher is not timed:
-its cost is the generation engine's (see benchmarks for kernelgen.generate).
+repetition, n-gram perplexity) per row; MinHash near-duplicate removal per record.
+Yield (--ops/--pages): tests/cot/corpus.py writes the corpus; each stage (docs, kernel, project) is built on its
+own with an instant scripted teacher (tests/cot/scripted.py; the teacher is not what is measured: its cost is the
+generation engine's) and decontaminated against the fixture benchmark (the corpus plants its task names); printed
+per stage: inputs, outputs, yield,
+every drop reason, tiling-test formats, wall time. --compile N also syntax-checks N kernel snippets against the
+simulator headers and prints the outcome reasons.
 """
 from __future__ import annotations
 
@@ -28,19 +34,85 @@ from kernelgen.cot.includes import IncludeResolver
 from kernelgen.cot.records import CoTRecord
 from kernelgen.cot.scorers import NgramScorer
 
-FIX = Path(__file__).resolve().parents[1] / "tests" / "cot" / "fixtures"
+TESTS = Path(__file__).resolve().parents[1] / "tests" / "cot"
+FIX = TESTS / "fixtures"
 
 
-def timed(fn, *a):
+def timed(fn, *a, **kw):
     t = time.perf_counter()
-    out = fn(*a)
+    out = fn(*a, **kw)
     return out, time.perf_counter() - t
+
+
+def yield_report(ops: int, pages: int, bad: float, compile_n: int, seed: int) -> None:
+    import sys
+    import tempfile
+
+    sys.path.insert(0, str(TESTS))
+    from corpus import write_corpus
+    from scripted import ScriptedEngine
+
+    from kernelgen.cot import pipeline
+    from kernelgen.cot.context import Options
+    from kernelgen.specs import load_spec
+
+    with tempfile.TemporaryDirectory(prefix="cot-corpus-") as d:
+        root = Path(d)
+        planted, t_write = timed(write_corpus, root, ops=ops, pages=pages, seed=seed, bad=bad)
+        print(f"corpus: {ops} ops, {pages} pages, bad share {bad} (planted: "
+              + ", ".join(f"{k} {len(v)}" for k, v in planted.items()) + f") written in {t_write:.1f}s")
+        sources = {"docs": [{"uri": str(root / "docs")}],
+                   "kernels": [{"uri": str(root / "ops"), "includeRoots": ["common/inc"]}],
+                   "projects": [{"uri": str(root / "ops"), "includeRoots": ["common/inc"]}]}
+        for stage in ("docs", "kernel", "project"):
+            spec = {"apiVersion": "kernelgen.ai/v1alpha1", "kind": "CoTBuild", "metadata": {"name": "bench"},
+                    "spec": {"teacher": {"engine": "transformers", "model": {"uri": "/models/none"},
+                                         "sampling": {"maxTokens": 512}},
+                             "sources": sources, "stages": [stage], "decontamination": {"suiteUri": str(FIX / "bench_suite")},
+                             "output": {"uri": str(root / f"out-{stage}")}}}
+            stats, t = timed(pipeline.build_shard, load_spec(spec), 0, 1, Options(), ScriptedEngine)
+            st = stats[stage].to_json()
+            share = st["outputs"] / st["inputs"] if st["inputs"] else 0.0
+            print(f"{stage}: {st['inputs']} in, {st['outputs']} records ({share:.2f} per input) in {t:.1f}s; dropped "
+                  + json.dumps(st["dropped"], ensure_ascii=False))
+            for k in ("scenario_formats", "scenario_fields", "chunks", "questions", "ops_without_tiling_tests"):
+                if k in st:
+                    print(f"  {k}: {json.dumps(st[k], ensure_ascii=False)}")
+        if compile_n:
+            from collections import Counter
+
+            from kernelgen.cot.compile_check import check_snippet
+            from kernelgen.cot.kernel import kernel_files
+
+            repo = root / "ops"
+            res = IncludeResolver(repo, [repo / "common/inc"])
+            reasons: Counter = Counter()
+            t0 = time.perf_counter()
+            for f in kernel_files(repo)[:compile_n]:
+                try:
+                    snip = res.resolve(f)
+                except Exception as e:  # noqa: BLE001 - the corpus holds unreadable files on purpose
+                    reasons[f"unresolvable:{type(e).__name__}"] += 1
+                    continue
+                out = check_snippet(snip.text)
+                reasons["ok" if out.ok else out.reason] += 1
+            dt = time.perf_counter() - t0
+            print(f"compile check: {sum(reasons.values())} snippets in {dt:.1f}s: {dict(reasons.most_common())}")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--scale", type=int, default=200, help="copies of each fixture item")
-    n = ap.parse_args().scale
+    ap.add_argument("--ops", type=int, default=0, help="ops in the synthetic corpus (0: no yield report)")
+    ap.add_argument("--pages", type=int, default=1000, help="doc pages in the synthetic corpus")
+    ap.add_argument("--bad", type=float, default=0.05, help="share of malformed files")
+    ap.add_argument("--compile", type=int, default=0, help="kernel snippets to syntax-check (about 1-3 s each)")
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args()
+    if args.ops:
+        yield_report(args.ops, args.pages, args.bad, args.compile, args.seed)
+        return
+    n = args.scale
     pages = [(p.relative_to(FIX / "docs").as_posix(), p.read_text()) for p in sorted((FIX / "docs").rglob("*.md"))]
     chunks, t_chunk = timed(lambda: [c for i in range(n) for rel, raw in pages
                                      for c in chunk_page(f"{i}/{rel}", raw, cap=2000, language="en")])

@@ -15,7 +15,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-OPS = ["Softplus", "Hardtanh", "Swish", "Selu", "Mish", "Celu", "Rsqrt", "Reciprocal", "Log1p", "Expm1",
+# LeakyClip and SoftShrink are tasks of the fixture benchmark (tests/cot/fixtures/bench_suite): planted leaks.
+OPS = ["LeakyClip", "SoftShrink", "Softplus", "Hardtanh", "Swish", "Selu", "Mish", "Celu", "Rsqrt", "Reciprocal", "Log1p", "Expm1",
        "Square", "Cube", "Sign", "Floor", "Ceil", "Round", "Trunc", "Erf", "Gelu", "Silu"]
 ZH = ["按元素计算", "切分到各核", "双缓冲搬运", "对齐到 32 字节", "写回全局内存", "每核处理的元素数"]
 

@@ -65,8 +65,11 @@ def test_include_cycles_resolve(fuzzed):
     assert planted["cycle"] and not unresolved & set(planted["cycle"])
 
 
-def test_malformed_pages_are_chunked_or_counted(fuzzed):
-    _, s, drops = fuzzed
+def test_binary_files_are_not_sent_to_the_teacher(fuzzed):
+    planted, s, drops = fuzzed
     d = s["stages"]["docs"]
     assert d["inputs"] > 0 and d["outputs"] > 0
-    assert not [x for x in drops if x["stage"] == "docs" and x["reason"].startswith("bad_input")]
+    skipped = {x["item"] for x in drops if x["stage"] == "docs" and x["reason"] == "not_text"}
+    assert skipped and skipped <= set(planted["bad_md"])            # only planted pages, and binary ones among them
+    kernel_reasons = {x["reason"] for x in drops if x["stage"] == "kernel"}
+    assert {"not_source:binary", "not_source:unbalanced"} & kernel_reasons

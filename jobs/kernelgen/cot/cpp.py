@@ -41,6 +41,21 @@ def includes(src: str) -> list[tuple[str, bool, int, int]]:
     return out
 
 
+def source_problem(src: str) -> str | None:
+    """Why a file is not usable C++ source, or None: empty, binary (NUL bytes, or undecodable bytes that reading
+    replaced with U+FFFD), or cut short (its braces do not balance once comments and literals are masked)."""
+    from .tiling_tests import mask
+
+    if not src.strip():
+        return "empty"
+    if "\0" in src or src.count("\ufffd") > max(2, len(src) // 1000):
+        return "binary"
+    m = mask(src)
+    if m.count("{") != m.count("}") or m.count("(") != m.count(")"):
+        return "unbalanced"
+    return None
+
+
 def defined_names(src: str) -> set[str]:
     """Names of the functions, classes and structs a source defines (for the name blocklist)."""
     names: set[str] = set()

@@ -194,24 +194,37 @@ def chunk_page(rel: str, raw: str, *, cap: int, language: str = "auto") -> list[
     return chunks
 
 
+def not_text(raw: str) -> bool:
+    """NUL bytes, or bytes that did not decode (read as U+FFFD): a binary file with a .md name."""
+    return "\0" in raw or raw.count("\ufffd") > max(2, len(raw) // 1000)
+
+
 def load_chunks(root: Path, *, cap: int, language: str = "auto",
-                on_error: Callable[[str, Exception], None] | None = None) -> list[Chunk]:
-    """Chunks of every Markdown file under root; a file that cannot be read or chunked is reported to on_error
-    (else logged) and skipped."""
+                on_skip: Callable[[str, str, str], None] | None = None) -> list[Chunk]:
+    """Chunks of every Markdown file under root. A file that is not text, or cannot be read or chunked, is skipped
+    and reported to on_skip(rel, reason, detail) (else logged): one bad page never aborts the build."""
     files = [root] if root.is_file() else sorted(p for p in root.rglob("*")
                                                  if p.suffix.lower() in (".md", ".markdown") and p.is_file())
     chunks: list[Chunk] = []
+
+    def skip(rel: str, reason: str, detail: str) -> None:
+        if on_skip is None:
+            log.warning("docs: skipping %s (%s: %s)", rel, reason, detail)
+        else:
+            on_skip(rel, reason, detail)
+
     for f in files:
         rel = f.name if root.is_file() else f.relative_to(root).as_posix()
         try:
-            chunks.extend(chunk_page(rel, f.read_text(encoding="utf-8", errors="replace"), cap=cap, language=language))
+            raw = f.read_text(encoding="utf-8", errors="replace")
+            if not_text(raw):
+                skip(rel, "not_text", "NUL bytes or undecodable bytes")
+                continue
+            chunks.extend(chunk_page(rel, raw, cap=cap, language=language))
         except (MemoryError, KeyboardInterrupt):
             raise
         except Exception as e:  # noqa: BLE001 - one bad page never aborts the build
-            if on_error is None:
-                log.warning("docs: skipping %s (%s: %s)", rel, type(e).__name__, e)
-            else:
-                on_error(rel, e)
+            skip(rel, f"bad_input:{type(e).__name__}", str(e))
     return chunks
 
 
@@ -245,7 +258,7 @@ def run_docs(ctx: StageContext, sources) -> list[CoTRecord]:
     for src in sources:
         root = Path(src.local_path)
         chunks = load_chunks(root, cap=ctx.options.chunk_chars, language=src.language,
-                             on_error=lambda rel, e: st.drop(f"bad_input:{type(e).__name__}", item=rel, detail=str(e)))
+                             on_skip=lambda rel, reason, detail: st.drop(reason, item=rel, detail=detail))
         index = ChunkIndex(chunks)
         mine = [c for c in chunks if ctx.mine(f"docs:{src.uri}:{c.id}")]
         st.inputs += len(mine)

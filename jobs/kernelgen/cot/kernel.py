@@ -5,6 +5,7 @@ from pathlib import Path
 
 from . import prompts
 from .context import StageContext
+from .cpp import source_problem
 from .includes import IncludeResolver
 from .records import CoTRecord
 from .teacher import TeacherRequest
@@ -44,6 +45,9 @@ def include_roots(repo: Path, roots: list[str]) -> list[Path]:
 
 def _prepare(ctx: StageContext, st, src, resolver: IncludeResolver, roots: list[Path], f: Path, rel: str, items: list):
     snip = resolver.resolve(f)
+    if (problem := source_problem(snip.own_text)):
+        st.drop(f"not_source:{problem}", item=rel)
+        return
     if not snip.self_contained:
         st.drop("unresolved_include", item=rel, detail=", ".join(snip.unresolved))
         return

@@ -17,6 +17,7 @@ from typing import Any
 
 from . import prompts
 from .context import StageContext
+from .cpp import source_problem
 from .docs import reasoning_and_answer
 from .includes import IncludeResolver
 from .kernel import include_roots
@@ -133,6 +134,11 @@ def _prepare_op(ctx: StageContext, st, src, repo: Path, resolver: IncludeResolve
         st.extra["ops_without_tiling_tests"] = st.extra.get("ops_without_tiling_tests", 0) + 1
     host = "\n\n".join(f"// ===== {p.relative_to(repo).as_posix()} =====\n{_read(p)}" for p in op.host_files)
     snippets = [resolver.resolve(k) for k in op.kernel_files]
+    problem = next((p for p in map(source_problem, [*(s.own_text for s in snippets), host]) if p), None)
+    if problem:
+        st.inputs += len(scenarios)
+        st.drop(f"not_source:{problem}", len(scenarios), item=rel)
+        return
     if any(not s.self_contained for s in snippets):
         st.inputs += len(scenarios)
         st.drop("unresolved_include", len(scenarios), item=rel)
