@@ -26,7 +26,7 @@ def snake(name: str) -> str:
 
 
 def op_name(i: int) -> str:
-    return f"{OPS[i % len(OPS)]}V{i // len(OPS)}"
+    return OPS[i] if i < len(OPS) else f"{OPS[i % len(OPS)]}V{i // len(OPS)}"
 
 
 def kernel_src(op: str, rng: random.Random) -> str:
