@@ -147,6 +147,14 @@ def test_html_tables_and_anchors_become_markdown_and_code_keeps_its_brackets():
     assert "<term>" not in zh and "| 训练系列产品 | √ |" in zh
 
 
+def test_a_fence_left_open_does_not_turn_the_rest_of_the_page_into_code():
+    page = ("# P\n\n## 原型\n\n```cpp\nvoid A();\n\n```cpp\nvoid B(T<int> x);\n```\n\n"
+            "## 参数\n\n<table><tr><th>名</th></tr><tr><td>x</td></tr><tr><td>an input tensor in ND format</td></tr></table>\n")
+    text, _ = clean_markdown(page)
+    assert "<table" not in text and "| x |" in text and "void B(T<int> x);" in text
+    assert [c.section for c in chunk_page("p.md", page, cap=2000)] == ["原型", "参数"]
+
+
 # ----- the whole build over these sources ----------------------------------------------------------------------
 
 @pytest.fixture(scope="module")

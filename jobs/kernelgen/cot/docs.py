@@ -37,7 +37,7 @@ API_SECTIONS = {
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _NPU_TAG = re.compile(r"<!--\s*npu=\"([^\"]*)\"[^>]*-->")
-_FENCE = re.compile(r"^[ \t]*```.*?(?:^[ \t]*```[^\n]*$|\Z)", re.DOTALL | re.MULTILINE)
+_FENCE_LINE = re.compile(r"[ \t]*(```+|~~~+)[ \t]*([^\s`]*)")
 _TABLE = re.compile(r"<table\b.*?(?:</table\s*>|\Z)", re.DOTALL | re.IGNORECASE)
 # HTML that doc exports carry around Markdown; only these names are tags (C++ in inline code has <T>, <half>...).
 _HTML_TAGS = ("a|p|span|div|term|strong|b|i|em|u|s|del|ins|code|sup|sub|ul|ol|li|hr|img|font|center|pre|"
@@ -89,6 +89,25 @@ def html_table_to_markdown(table_html: str) -> str:
     return "\n".join(lines)
 
 
+def fenced_lines(text: str) -> list[tuple[str, bool]]:
+    """(line with its newline, inside a code fence). Pages often leave a fence open and start the next block with
+    ```cpp; an opener with a language inside a fence is taken as closing the old block and opening a new one (a
+    closing fence never has one), so one missed close does not turn the rest of the page into code."""
+    out, fence = [], None
+    for line in text.splitlines(keepends=True):
+        m = _FENCE_LINE.match(line)
+        if m and fence is None:
+            fence = m.group(1)[0]
+            out.append((line, True))
+        elif m and m.group(1)[0] == fence:
+            out.append((line, True))
+            if not m.group(2):
+                fence = None
+        else:
+            out.append((line, fence is not None))
+    return out
+
+
 def _clean_prose(text: str) -> str:
     text = _TABLE.sub(lambda m: "\n\n" + html_table_to_markdown(m.group(0)) + "\n\n", text)
     text = re.sub(r"<br\s*/?>", " ", text, flags=re.IGNORECASE)
@@ -114,12 +133,18 @@ def clean_markdown(text: str) -> tuple[str, list[str]]:
     npu = sorted({t.strip() for m in _NPU_TAG.finditer(text) for t in m.group(1).split(",") if t.strip()})
     text = _NPU_TAG.sub("", text)
     # HTML (anchors, tables, <term>...) is removed outside code fences only: code keeps its angle brackets.
-    out, pos = [], 0
-    for m in _FENCE.finditer(text):
-        out += [_clean_prose(text[pos:m.start()]), m.group(0)]
-        pos = m.end()
-    out.append(_clean_prose(text[pos:]))
-    text = html.unescape("".join(out)).replace("\u00a0", " ")
+    out, prose = [], []
+    for line, code in fenced_lines(text):
+        if code:
+            if prose:
+                out.append(html.unescape(_clean_prose("".join(prose))))
+                prose = []
+            out.append(line)
+        else:
+            prose.append(line)
+    if prose:
+        out.append(html.unescape(_clean_prose("".join(prose))))
+    text = "".join(out).replace("\u00a0", " ")
     text = re.sub(r"[ \t]+\n", "\n", text)
     return re.sub(r"\n{3,}", "\n\n", text).strip(), npu
 
@@ -127,10 +152,8 @@ def clean_markdown(text: str) -> tuple[str, list[str]]:
 def _sections(text: str) -> list[tuple[int, str, str]]:
     """(level, heading, body) in order; text before the first heading has level 0."""
     out: list[tuple[int, str, list[str]]] = [(0, "", [])]
-    in_fence = False
-    for line in text.splitlines():
-        if line.lstrip().startswith("```"):
-            in_fence = not in_fence
+    for line, in_fence in fenced_lines(text):
+        line = line.rstrip("\n")
         m = None if in_fence else _HEADING.match(line)
         if m:
             out.append((len(m.group(1)), m.group(2).strip(), []))
