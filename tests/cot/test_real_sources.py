@@ -111,6 +111,16 @@ def test_tiny_code_blocks_never_reach_the_similarity_threshold():
     assert Decontaminator(SUITE).check_text(page) is None
 
 
+def test_host_registration_boilerplate_is_not_similarity(dec):
+    """Every op's OpDef chain has the same shape once identifiers are abstracted (on real docs, OpDef API examples
+    scored 0.8+ against unrelated answers): host answers take part in the identifier-kept layer only."""
+    task = next(t for t in dec.tasks if t.op_name == "SoftShrink")
+    assert {f: bool(ba) for f, _, ba in task.code} == {"answer/0/op_kernel/soft_shrink.cpp": True,
+                                                         "answer/0/op_host/soft_shrink.cpp": False}
+    host = (SUITE / "tasks/level1/Activation/SoftShrink/answer/0/op_host/soft_shrink.cpp").read_text()
+    assert dec.check_code(host.replace("SoftShrink", "Renamed")).reason == "ngram"    # a copy is still caught
+
+
 def test_combined_titles_and_prototypes_name_the_api(dec):
     assert doc_api_names("", ["aclnnLeakyClip&aclnnInplaceLeakyClip"]) == ["aclnnLeakyClip"]
     assert doc_api_names("aclnnStatus aclnnSoftShrinkGetWorkspaceSize(const aclTensor* x);") == ["aclnnSoftShrink"]
