@@ -114,7 +114,7 @@ def docs_profile(roots: list[str], suite: Path, report: Path | None) -> None:
     dec = Decontaminator(suite)
     for root in roots:
         skipped: Counter = Counter()
-        chunks, t = timed(lambda: load_chunks(Path(root), cap=2000, on_skip=lambda r, why, d: skipped.update([why])))
+        chunks, t = timed(load_chunks, Path(root), cap=2000, on_skip=lambda r, why, d, sk=skipped: sk.update([why]))
         pages = sorted({c.path for c in chunks})
         detector: Counter = Counter()
         for rel in pages:
@@ -122,7 +122,7 @@ def docs_profile(roots: list[str], suite: Path, report: Path | None) -> None:
             detector[detect_language(text)[0]] += 1
         ids = Counter(c.id for c in chunks)
         html = sum(1 for c in chunks if any(x in c.text for x in ("<table", "<a name", "<tr", "<td", "<br")))
-        hits, t_dec = timed(lambda: [(c, dec.check_text(c.text, names=[c.title, *c.apis])) for c in chunks])
+        hits, t_dec = timed(lambda cs: [(c, dec.check_text(c.text, names=[c.title, *c.apis])) for c in cs], chunks)
         by = Counter(h.reason for _, h in hits if h)
         print(f"docs {root}: {len(pages)} pages -> {len(chunks)} chunks in {t:.1f}s (skipped {dict(skipped)}); "
               f"page languages by the detector {dict(detector.most_common(8))}; by the pipeline "

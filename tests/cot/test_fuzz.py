@@ -4,7 +4,7 @@ import json
 import random
 
 import pytest
-from .conftest import FIXTURES, spec_doc
+from .conftest import spec_doc
 from corpus import _malformed_cpp, _malformed_md, doc_page, kernel_src, tiling_test, write_corpus
 from kernelgen.cot import pipeline
 from kernelgen.cot.context import Options

@@ -220,6 +220,8 @@ def test_docs_records_are_not_lost_and_ask_in_chinese(built):
     kept_chunks = docs["inputs"] - sum(v for k, v in docs["dropped"].items() if k.startswith("decontam"))
     assert docs["dropped"] == {"decontam:name": 2}          # the two aclnn pages; each chunk of them
     assert docs["outputs"] == docs["questions"] == 2 * kept_chunks   # one record per question: no id collisions
+    recs = [r for r in lines(out / "dataset/canonical.jsonl") if r["kind"] == "doc_qa"]
+    assert recs and {r["lang"] for r in recs} == {"zh"}         # the page py3langid calls "wuu" included
 
 
 def test_prompts_over_the_teacher_context_are_skipped_with_their_size(tmp_path):

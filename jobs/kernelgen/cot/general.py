@@ -212,10 +212,10 @@ def run_general(ctx: StageContext, sources) -> list[CoTRecord]:
     for src in sources:
         for path in corpus_files(Path(src.local_path)):
             rel = path.name if Path(src.local_path).is_file() else path.relative_to(src.local_path).as_posix()
-            ok, rows = ctx.attempt(st, f"{src.uri}:{rel}", lambda p: list(read_rows(p)), path)
+            _, rows = ctx.attempt(st, f"{src.uri}:{rel}", lambda p: list(read_rows(p)), path)
             for i, row in enumerate(rows or []):
                 st.inputs += 1
-                ok, rec = ctx.attempt(st, f"{src.uri}:{rel}:{i}", _row_record, ctx, st, src, rel, i, row)
+                _, rec = ctx.attempt(st, f"{src.uri}:{rel}:{i}", _row_record, ctx, st, src, rel, i, row)
                 if rec is not None:
                     candidates.append(rec)
     if candidates and f.perplexity.max is not None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -94,7 +94,7 @@ def op_scenarios(ctx: StageContext, st, op: OpProject, repo: Path) -> list[Scena
     """The op's informative scenarios; a test file that cannot be mined is skipped and counted, not fatal."""
     out: list[Scenario] = []
     for t in op.tiling_tests:
-        ok, scs = ctx.attempt(st, t.relative_to(repo).as_posix(), lambda f: mine_scenarios(_read(f)), t)
+        _, scs = ctx.attempt(st, t.relative_to(repo).as_posix(), lambda f: mine_scenarios(_read(f)), t)
         for sc in scs or []:
             st.count("scenario_formats", sc.format)
             st.count("scenario_fields", "with_shapes", bool(sc.shapes))
