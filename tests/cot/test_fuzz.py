@@ -8,7 +8,7 @@ from .conftest import spec_doc
 from corpus import _malformed_cpp, _malformed_md, doc_page, kernel_src, tiling_test, write_corpus
 from kernelgen.cot import pipeline
 from kernelgen.cot.context import Options
-from kernelgen.cot.cpp import defined_names, includes
+from kernelgen.cot.cpp import defined_names, includes, source_problem
 from kernelgen.cot.docs import chunk_page
 from kernelgen.cot.tiling_tests import mine_scenarios
 from kernelgen.specs import load_spec
@@ -29,6 +29,13 @@ def test_parsers_accept_any_input(seed):
         rel, text = doc_page(i, rng)
         chunks = chunk_page(rel, _malformed_md(rng, text).decode("utf-8", "replace"), cap=2000)
         assert len({c.id for c in chunks}) == len(chunks)
+
+
+def test_conditional_branches_are_not_mistaken_for_a_cut_short_file():
+    src = ('#ifdef CPU_DEBUG\nextern "C" void k(\n#else\ntemplate <int M>\nvoid k(\n#endif\n    int a, int b)\n'
+           "{\n#if M > 1\n    if (a) {\n#else\n    if (b) {\n#endif\n        return;\n    }\n}\n")
+    assert source_problem(src) is None
+    assert source_problem(src[:-3]) == "unbalanced"
 
 
 @pytest.fixture(scope="module")

@@ -50,10 +50,27 @@ def source_problem(src: str) -> str | None:
         return "empty"
     if "\0" in src or src.count("\ufffd") > max(2, len(src) // 1000):
         return "binary"
-    m = mask(src)
+    m = first_branches(mask(src))
     if m.count("{") != m.count("}") or m.count("(") != m.count(")"):
         return "unbalanced"
     return None
+
+
+def first_branches(src: str) -> str:
+    """src with the #else/#elif branches of conditionals removed: each branch may open a signature or brace that the
+    code after #endif closes, so only one branch balances."""
+    out, skipping = [], []          # one flag per open #if: whether this line is in a later branch
+    for line in src.splitlines(keepends=True):
+        d = re.match(r"\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b", line)
+        if d and d.group(1).startswith("if"):
+            skipping.append(False)
+        elif d and d.group(1) in ("elif", "else") and skipping:
+            skipping[-1] = True
+        elif d and d.group(1) == "endif" and skipping:
+            skipping.pop()
+        elif not any(skipping):
+            out.append(line)
+    return "".join(out)
 
 
 def defined_names(src: str) -> set[str]:
