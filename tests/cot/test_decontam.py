@@ -23,6 +23,8 @@ def test_name_blocklist_from_task_names_and_answer_entry_points(dec):
     assert dec.check_names(["aclnnSoftShrink"]).task == "level1/Activation/SoftShrink"
     assert dec.check_names(["KernelSoftShrink"]).reason == "name"          # class defined by the answer
     assert dec.check_names(["Init", "Process", "scaled_add"]) is None       # generic names never block
+    assert dec.check_names(["leaky_clip_v2"]).task == "level1/Math/LeakyClip"  # a revised op is the same op
+    assert dec.check_names(["SoftShrinkV3"]).reason == "name" and dec.check_names(["leaky_clipper"]) is None
 
 
 def test_code_layers(dec):

@@ -140,8 +140,9 @@ class Decontaminator:
     # ----- checks; each returns the first hit or None -----
 
     def check_names(self, names) -> Hit | None:
+        """A blocked name, also with a version suffix dropped (clip_by_value_v2, GeluV2: the same op, revised)."""
         for nm in names:
-            t = self.blocked.get(norm_name(nm))
+            t = self.blocked.get(norm_name(nm)) or self.blocked.get(norm_name(re.sub(r"_?[vV]\d+$", "", nm)))
             if t:
                 return Hit("name", t, 1.0, nm)
         return None
