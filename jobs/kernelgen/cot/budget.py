@@ -66,13 +66,14 @@ def _load_tokenizer(teacher):
 
         return AutoTokenizer.from_pretrained(str(_local(str(ref.tokenizer))), local_files_only=True), None
     local = resolve_model(ref.uri, gguf_file=ref.gguf_file, tokenizer=ref.tokenizer)
-    from transformers import AutoConfig, AutoTokenizer     # only once there is something to load
+    from transformers import AutoConfig     # only once there is something to load
+
+    from kernelgen.generate.transformers_engine import load_tokenizer     # shared with the engine (one load)
 
     kw = {"local_files_only": True}
     if local.gguf_file:
         kw["gguf_file"] = local.gguf_file
-    tok = AutoTokenizer.from_pretrained(str(local.tokenizer), local_files_only=True) if local.tokenizer \
-        else AutoTokenizer.from_pretrained(str(local.dir), **kw)
+    tok = load_tokenizer(str(local.dir), local.gguf_file, str(local.tokenizer) if local.tokenizer else None)
     context = None
     try:
         cfg = AutoConfig.from_pretrained(str(local.dir), **kw)
