@@ -37,7 +37,7 @@ PLANTED = {
     ("kernel", "math/leaky_clip/op_kernel/leaky_clip.cpp", "name"),
     ("kernel", "math/row_scale/op_kernel/row_scale.cpp", "similarity"),
     ("project", "math/leaky_clip", "name"),
-    ("general", "alpaca_en.json:7", "text_ngram"),
+    ("general", "alpaca_en.json:7", "name"),             # its "# aclnnLeakyClip" heading names the API
     ("general", "alpaca_en.json:8", "blocklist"),
     ("debug", "level1/Math/LeakyClip:0", "name"),
 }

@@ -23,6 +23,9 @@ class ScriptedEngine:
             return f"1. What does {title} do?\n2. Which constraints apply to {title}?"
         if "<request>" in user:
             return "<request>Write an AscendC kernel that computes z = x + alpha * y on float tensors.</request>"
+        if "expect the host-side tiling function to reject" in user:
+            return ("<think>The host checks the dtype before anything else.</think>"
+                    "The dtype check rejects this case: only float32 is supported.")
         if "JSON summary" in user:
             case = json.loads(re.search(r"### Test case\n(.*)\n", user).group(1))
             tiling = self.tiling.get(json.dumps(case, sort_keys=True), {"blockDim": 1})

@@ -23,6 +23,8 @@ def test_name_blocklist_from_task_names_and_answer_entry_points(dec):
     assert dec.check_names(["aclnnSoftShrink"]).task == "level1/Activation/SoftShrink"
     assert dec.check_names(["KernelSoftShrink"]).reason == "name"          # class defined by the answer
     assert dec.check_names(["Init", "Process", "scaled_add"]) is None       # generic names never block
+    assert dec.check_names(["leaky_clip_v2"]).task == "level1/Math/LeakyClip"  # a revised op is the same op
+    assert dec.check_names(["SoftShrinkV3"]).reason == "name" and dec.check_names(["leaky_clipper"]) is None
 
 
 def test_code_layers(dec):
@@ -37,7 +39,9 @@ def test_code_layers(dec):
 
 def test_text_layers(dec):
     desc = (SUITE / "tasks/level1/Math/LeakyClip/api_desc.md").read_text()
-    assert dec.check_text("Please implement:\n" + desc).reason == "text_ngram"
+    body = desc.split("\n", 1)[1]                # without its "# aclnnLeakyClip" heading: the prose alone
+    assert dec.check_text("Please implement:\n" + body).reason == "text_ngram"
+    assert dec.check_text("Please implement:\n" + desc).reason == "name"       # the heading names the API
     assert dec.check_text("mentions fixture-bench-canary-3 here").reason == "blocklist"
     assert dec.check_text("A leaky slope and a ceiling are common in activation functions.") is None
     assert dec.check_text("x", names=["aclnnLeakyClip"]).reason == "name"

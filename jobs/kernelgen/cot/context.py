@@ -2,12 +2,18 @@
 from __future__ import annotations
 
 import hashlib
+import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+from .budget import PromptBudget
 from .records import StageStats
 from .teacher import Teacher
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 @dataclass
@@ -33,6 +39,7 @@ class StageContext:
     shard: int = 0
     shards: int = 1
     stats: dict[str, StageStats] = field(default_factory=dict)
+    budget: PromptBudget | None = None   # the teacher's context window; None: prompts are not measured
 
     def stage_stats(self, name: str) -> StageStats:
         return self.stats.setdefault(name, StageStats(stage=name))
@@ -43,6 +50,30 @@ class StageContext:
             return True
         h = int.from_bytes(hashlib.sha256(item_id.encode()).digest()[:8], "little")
         return h % self.shards == self.shard
+
+    def attempt(self, st: StageStats, item: str, fn: Callable[..., T], *args: Any) -> tuple[bool, T | None]:
+        """(ok, result) of fn(*args). Real repositories hold files no parser expects; one such file is skipped and
+        counted (`bad_input:<error type>`, the message in drops.jsonl), never allowed to abort the whole build."""
+        try:
+            return True, fn(*args)
+        except (MemoryError, KeyboardInterrupt):
+            raise
+        except Exception as e:  # noqa: BLE001 - see the docstring: any failure is confined to its input
+            log.warning("%s: skipping %s (%s: %s)", st.stage, item, type(e).__name__, e)
+            st.drop(f"bad_input:{type(e).__name__}", item=item, detail=str(e))
+            return False, None
+
+    def fits(self, st: StageStats, item: str, messages: list[dict[str, str]], *, record: bool = True) -> bool:
+        """Whether a prompt leaves room for a full answer in the teacher's context; when not and `record`, the item
+        is dropped as prompt_too_long with its token count."""
+        if self.budget is None:
+            return True
+        ok, n = self.budget.check(messages)
+        if not ok and record:
+            st.drop("prompt_too_long", item=item,
+                    detail=f"{n} prompt tokens ({self.budget.counter}) > {self.budget.limit} "
+                           f"(context {self.budget.context_tokens} - maxTokens {self.budget.max_new_tokens})")
+        return ok
 
     def keep_reply(self, rep, st: StageStats, *, need_reasoning: bool = True, item: str | None = None) -> bool:
         """The common quality gate on teacher replies: none, truncated, or missing reasoning."""

@@ -9,9 +9,27 @@ import re
 from ..ascendc_syntax import parse, walk as _walk  # noqa: F401 - parse is part of this module's API
 
 
+def char_offsets(src: str):
+    """Maps tree-sitter's UTF-8 byte offsets to str indices (they differ after any non-ASCII character)."""
+    data = src.encode("utf-8")
+    if len(data) == len(src):
+        return lambda b: b
+    starts = [0] * (len(data) + 1)     # byte offset -> index of the character it falls in
+    i = 0
+    for ci, ch in enumerate(src):
+        n = len(ch.encode("utf-8"))
+        for k in range(n):
+            starts[i + k] = ci
+        i += n
+    starts[len(data)] = len(src)
+    return starts.__getitem__
+
+
 def includes(src: str) -> list[tuple[str, bool, int, int]]:
-    """(path, angled, start_byte, end_byte) of every #include directive, commented-out ones excluded."""
+    """(path, angled, start, end) of every #include directive, commented-out ones excluded; start/end index `src`
+    (characters, not bytes)."""
     tree = parse(src)
+    to_char = char_offsets(src)
     out = []
     for n in _walk(tree.root_node):
         if n.type == "preproc_include":
@@ -19,8 +37,40 @@ def includes(src: str) -> list[tuple[str, bool, int, int]]:
             if p is None:
                 continue
             raw = p.text.decode("utf-8", "replace")
-            out.append((raw[1:-1], raw.startswith("<"), n.start_byte, n.end_byte))
+            out.append((raw[1:-1], raw.startswith("<"), to_char(n.start_byte), to_char(n.end_byte)))
     return out
+
+
+def source_problem(src: str) -> str | None:
+    """Why a file is not usable C++ source, or None: empty, binary (NUL bytes, or undecodable bytes that reading
+    replaced with U+FFFD), or cut short (its braces do not balance once comments and literals are masked)."""
+    from .tiling_tests import mask
+
+    if not src.strip():
+        return "empty"
+    if "\0" in src or src.count("\ufffd") > max(2, len(src) // 1000):
+        return "binary"
+    m = first_branches(mask(src))
+    if m.count("{") != m.count("}") or m.count("(") != m.count(")"):
+        return "unbalanced"
+    return None
+
+
+def first_branches(src: str) -> str:
+    """src with the #else/#elif branches of conditionals removed: each branch may open a signature or brace that the
+    code after #endif closes, so only one branch balances."""
+    out, skipping = [], []          # one flag per open #if: whether this line is in a later branch
+    for line in src.splitlines(keepends=True):
+        d = re.match(r"\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b", line)
+        if d and d.group(1).startswith("if"):
+            skipping.append(False)
+        elif d and d.group(1) in ("elif", "else") and skipping:
+            skipping[-1] = True
+        elif d and d.group(1) == "endif" and skipping:
+            skipping.pop()
+        elif not any(skipping):
+            out.append(line)
+    return "".join(out)
 
 
 def defined_names(src: str) -> set[str]:

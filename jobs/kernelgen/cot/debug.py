@@ -130,6 +130,11 @@ def run_debug(ctx: StageContext, sources, doc_index: ChunkIndex | None) -> list[
                     continue
                 code, log = _kernel_text(cand["files"]), e["compile_log"]
                 docs = doc_index.search(" ".join(apis) + " " + sig, ctx.options.retrieve_k) if doc_index else []
+                while docs and not ctx.fits(st, f"api|{task}|{sample}", prompts.debug_api(code, log, [d.text for d in docs]),
+                                            record=False):
+                    docs = docs[:-1]                      # too long for the teacher: fewer documents first
+                if not ctx.fits(st, f"api|{task}|{sample}", prompts.debug_api(code, log, [d.text for d in docs])):
+                    continue
                 api_items.append((f"api|{task}|{sample}", task, sample, sig, apis, code, log, docs, e))
         reps = ctx.teacher.ask([TeacherRequest(key=k, messages=prompts.debug_api(code, log, [d.text for d in docs]),
                                                accept=lambda r: bool(r.content.strip() or r.reasoning.strip()))
@@ -156,8 +161,10 @@ def run_debug(ctx: StageContext, sources, doc_index: ChunkIndex | None) -> list[
             if not ref_code:
                 st.drop("no_reference", item=f"{task}:{sample}")
                 continue
-            kitems.append((f"kernel|{task}|{sample}", task, sample, e, _kernel_text(cand["files"]), ref_code,
-                           "candidate" if ref else "suite"))
+            wrong = _kernel_text(cand["files"])
+            if not ctx.fits(st, f"kernel|{task}|{sample}", prompts.debug_kernel(task, wrong, ref_code, e["message"])):
+                continue
+            kitems.append((f"kernel|{task}|{sample}", task, sample, e, wrong, ref_code, "candidate" if ref else "suite"))
         reps = ctx.teacher.ask([TeacherRequest(key=k, messages=prompts.debug_kernel(task, wrong, ref, e["message"]),
                                                accept=lambda r: bool(r.content.strip() or r.reasoning.strip()))
                                 for k, task, _, e, wrong, ref, _ in kitems])

@@ -2,19 +2,22 @@
 from __future__ import annotations
 
 import html
+import logging
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from html.parser import HTMLParser
 from pathlib import Path
 
 from rank_bm25 import BM25Okapi
 
 from . import prompts
 from .context import StageContext
+from .decontam import doc_api_names
 from .records import CoTRecord
 from .teacher import TeacherRequest
 from .text import (
-    cjk_ratio,
-    detect_language,
+    doc_language,
     extract_tag,
     retrieval_tokens,
     split_questions,
@@ -34,6 +37,82 @@ API_SECTIONS = {
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _NPU_TAG = re.compile(r"<!--\s*npu=\"([^\"]*)\"[^>]*-->")
+_FENCE_LINE = re.compile(r"[ \t]*(```+|~~~+)[ \t]*([^\s`]*)")
+_TABLE = re.compile(r"<table\b.*?(?:</table\s*>|\Z)", re.DOTALL | re.IGNORECASE)
+# HTML that doc exports carry around Markdown; only these names are tags (C++ in inline code has <T>, <half>...).
+_HTML_TAGS = ("a|p|span|div|term|strong|b|i|em|u|s|del|ins|code|sup|sub|ul|ol|li|hr|img|font|center|pre|"
+              "h[1-6]|details|summary|caption|colgroup|col|thead|tbody|tfoot|tr|td|th|table|section|article|cite|"
+              "kbd|samp|var|mark|small|big|dl|dt|dd|blockquote|figure|figcaption|label|abbr")
+_TAG = re.compile(rf"</?(?:{_HTML_TAGS})\b(?:[^<>\"']|\"[^\"]*\"|'[^']*')*/?>", re.IGNORECASE)
+log = logging.getLogger(__name__)
+
+
+class _TableReader(HTMLParser):
+    """Rows of cell texts of one HTML table (nested markup flattened, <br> as a space)."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.rows: list[list[str]] = []
+        self._cell: list[str] | None = None
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "tr":
+            self.rows.append([])
+        elif tag in ("td", "th"):
+            if not self.rows:
+                self.rows.append([])
+            self._cell = []
+        elif tag in ("br", "p", "li") and self._cell is not None:
+            self._cell.append(" ")
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self._cell is not None:
+            self.rows[-1].append(re.sub(r"\s+", " ", "".join(self._cell)).strip().replace("|", "\\|"))
+            self._cell = None
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell.append(data)
+
+
+def html_table_to_markdown(table_html: str) -> str:
+    reader = _TableReader()
+    reader.feed(table_html)
+    reader.close()
+    rows = [r for r in reader.rows if any(c for c in r)]
+    if not rows:
+        return ""
+    width = max(len(r) for r in rows)
+    rows = [r + [""] * (width - len(r)) for r in rows]
+    lines = ["| " + " | ".join(rows[0]) + " |", "|" + " --- |" * width]
+    lines += ["| " + " | ".join(r) + " |" for r in rows[1:]]
+    return "\n".join(lines)
+
+
+def fenced_lines(text: str) -> list[tuple[str, bool]]:
+    """(line with its newline, inside a code fence). Pages often leave a fence open and start the next block with
+    ```cpp; an opener with a language inside a fence is taken as closing the old block and opening a new one (a
+    closing fence never has one), so one missed close does not turn the rest of the page into code."""
+    out, fence = [], None
+    for line in text.splitlines(keepends=True):
+        m = _FENCE_LINE.match(line)
+        if m and fence is None:
+            fence = m.group(1)[0]
+            out.append((line, True))
+        elif m and m.group(1)[0] == fence:
+            out.append((line, True))
+            if not m.group(2):
+                fence = None
+        else:
+            out.append((line, fence is not None))
+    return out
+
+
+def _clean_prose(text: str) -> str:
+    text = _TABLE.sub(lambda m: "\n\n" + html_table_to_markdown(m.group(0)) + "\n\n", text)
+    text = re.sub(r"<br\s*/?>", " ", text, flags=re.IGNORECASE)
+    text = re.sub(r"<!--.*?-->", "", text, flags=re.DOTALL)
+    return _TAG.sub("", text)
 
 
 @dataclass
@@ -46,26 +125,35 @@ class Chunk:
     lang: str
     api_page: bool = False
     npu: list[str] = field(default_factory=list)
+    apis: list[str] = field(default_factory=list)   # aclnn APIs the page is about (title, prototypes): decontamination
 
 
 def clean_markdown(text: str) -> tuple[str, list[str]]:
     """Drop anchors and HTML noise that doc exports carry; return (text, npu applicability tags)."""
     npu = sorted({t.strip() for m in _NPU_TAG.finditer(text) for t in m.group(1).split(",") if t.strip()})
     text = _NPU_TAG.sub("", text)
-    text = re.sub(r"<a\s+name=[^>]*>\s*</a>", "", text, flags=re.IGNORECASE)
-    text = re.sub(r"<br\s*/?>", " ", text, flags=re.IGNORECASE)
-    text = re.sub(r"<!--.*?-->", "", text, flags=re.DOTALL)
-    text = html.unescape(text).replace("\u00a0", " ")
+    # HTML (anchors, tables, <term>...) is removed outside code fences only: code keeps its angle brackets.
+    out, prose = [], []
+    for line, code in fenced_lines(text):
+        if code:
+            if prose:
+                out.append(html.unescape(_clean_prose("".join(prose))))
+                prose = []
+            out.append(line)
+        else:
+            prose.append(line)
+    if prose:
+        out.append(html.unescape(_clean_prose("".join(prose))))
+    text = "".join(out).replace("\u00a0", " ")
+    text = re.sub(r"[ \t]+\n", "\n", text)
     return re.sub(r"\n{3,}", "\n\n", text).strip(), npu
 
 
 def _sections(text: str) -> list[tuple[int, str, str]]:
     """(level, heading, body) in order; text before the first heading has level 0."""
     out: list[tuple[int, str, list[str]]] = [(0, "", [])]
-    in_fence = False
-    for line in text.splitlines():
-        if line.lstrip().startswith("```"):
-            in_fence = not in_fence
+    for line, in_fence in fenced_lines(text):
+        line = line.rstrip("\n")
         m = None if in_fence else _HEADING.match(line)
         if m:
             out.append((len(m.group(1)), m.group(2).strip(), []))
@@ -98,19 +186,23 @@ def chunk_page(rel: str, raw: str, *, cap: int, language: str = "auto") -> list[
     text, npu = clean_markdown(raw)
     secs = _sections(text)
     title = next((h for lvl, h, _ in secs if lvl > 0), Path(rel).stem)
-    if language == "auto":
-        lang = "zh" if cjk_ratio(text) > 0.3 else (detect_language(text)[0] or "en")
-    else:
-        lang = language
+    lang = doc_language(text) if language == "auto" else language
     known = [API_SECTIONS.get(h.lower()) for _, h, _ in secs]
     api_page = sum(1 for k in known if k) >= 3
+    apis = doc_api_names(text, [title])        # page-wide: every chunk of an aclnn page belongs to that API
     chunks: list[Chunk] = []
+    used: set[str] = set()
 
     def add(section: str, body: str) -> None:
         for i, piece in enumerate(_split_long(body, cap)):
             cid = f"{rel}#{len(chunks)}" if not section else f"{rel}#{section}" + (f"-{i}" if i else "")
+            k = 2
+            while cid in used:                 # a heading repeated on one page (one per overload, per product...)
+                cid = f"{rel}#{section}~{k}" + (f"-{i}" if i else "")
+                k += 1
+            used.add(cid)
             chunks.append(Chunk(id=cid, path=rel, title=title, section=section, text=piece, lang=lang,
-                                api_page=api_page, npu=npu))
+                                api_page=api_page, npu=npu, apis=apis))
 
     if api_page and len(text) <= cap:
         add("", text)                  # a short API page is one knowledge unit
@@ -125,12 +217,37 @@ def chunk_page(rel: str, raw: str, *, cap: int, language: str = "auto") -> list[
     return chunks
 
 
-def load_chunks(root: Path, *, cap: int, language: str = "auto") -> list[Chunk]:
-    files = [root] if root.is_file() else sorted(p for p in root.rglob("*") if p.suffix.lower() in (".md", ".markdown"))
+def not_text(raw: str) -> bool:
+    """NUL bytes, or bytes that did not decode (read as U+FFFD): a binary file with a .md name."""
+    return "\0" in raw or raw.count("\ufffd") > max(2, len(raw) // 1000)
+
+
+def load_chunks(root: Path, *, cap: int, language: str = "auto",
+                on_skip: Callable[[str, str, str], None] | None = None) -> list[Chunk]:
+    """Chunks of every Markdown file under root. A file that is not text, or cannot be read or chunked, is skipped
+    and reported to on_skip(rel, reason, detail) (else logged): one bad page never aborts the build."""
+    files = [root] if root.is_file() else sorted(p for p in root.rglob("*")
+                                                 if p.suffix.lower() in (".md", ".markdown") and p.is_file())
     chunks: list[Chunk] = []
+
+    def skip(rel: str, reason: str, detail: str) -> None:
+        if on_skip is None:
+            log.warning("docs: skipping %s (%s: %s)", rel, reason, detail)
+        else:
+            on_skip(rel, reason, detail)
+
     for f in files:
         rel = f.name if root.is_file() else f.relative_to(root).as_posix()
-        chunks.extend(chunk_page(rel, f.read_text(encoding="utf-8", errors="replace"), cap=cap, language=language))
+        try:
+            raw = f.read_text(encoding="utf-8", errors="replace")
+            if not_text(raw):
+                skip(rel, "not_text", "NUL bytes or undecodable bytes")
+                continue
+            chunks.extend(chunk_page(rel, raw, cap=cap, language=language))
+        except (MemoryError, KeyboardInterrupt):
+            raise
+        except Exception as e:  # noqa: BLE001 - one bad page never aborts the build
+            skip(rel, f"bad_input:{type(e).__name__}", str(e))
     return chunks
 
 
@@ -163,7 +280,8 @@ def run_docs(ctx: StageContext, sources) -> list[CoTRecord]:
     records: list[CoTRecord] = []
     for src in sources:
         root = Path(src.local_path)
-        chunks = load_chunks(root, cap=ctx.options.chunk_chars, language=src.language)
+        chunks = load_chunks(root, cap=ctx.options.chunk_chars, language=src.language,
+                             on_skip=lambda rel, reason, detail: st.drop(reason, item=rel, detail=detail))
         index = ChunkIndex(chunks)
         mine = [c for c in chunks if ctx.mine(f"docs:{src.uri}:{c.id}")]
         st.inputs += len(mine)
@@ -171,16 +289,17 @@ def run_docs(ctx: StageContext, sources) -> list[CoTRecord]:
         if ctx.decontam is not None:
             kept = []
             for c in mine:
-                hit = ctx.decontam.check_text(c.text, names=[c.title])
+                hit = ctx.decontam.check_text(c.text, names=[c.title, *c.apis])
                 if hit:
                     st.drop("decontam:" + hit.reason, item=c.id)
                     ctx.decontam.report("docs", f"{src.uri}:{c.id}", hit)
                 else:
                     kept.append(c)
             mine = kept
-        qreqs = [TeacherRequest(key=c.id, messages=prompts.doc_questions(c.text, c.title, ctx.options.questions_per_chunk,
-                                                                         c.lang),
-                                accept=lambda r: bool(split_questions(r.content, 1)))
+        def ask_questions(c: Chunk):
+            return prompts.doc_questions(c.text, c.title, ctx.options.questions_per_chunk, c.lang)
+        mine = [c for c in mine if ctx.fits(st, c.id, ask_questions(c))]
+        qreqs = [TeacherRequest(key=c.id, messages=ask_questions(c), accept=lambda r: bool(split_questions(r.content, 1)))
                  for c in mine]
         qreps = ctx.teacher.ask(qreqs)
         questions: list[tuple[Chunk, str, object]] = []
@@ -198,12 +317,21 @@ def run_docs(ctx: StageContext, sources) -> list[CoTRecord]:
             hits = index.search(q, ctx.options.retrieve_k, page=c.path)
             if c not in hits:                # the chunk the question came from is always in the context
                 hits = [c, *hits[:ctx.options.retrieve_k - 1]]
+            # Too long for the teacher: drop the lowest-ranked documents first (the source chunk stays).
+            while len(hits) > 1 and not ctx.fits(st, key, prompts.doc_answer(q, [h.text for h in hits], c.lang),
+                                                 record=False):
+                hits = [h for h in hits if h is c] + [h for h in hits if h is not c][:len(hits) - 2]
+                st.extra["answer_context_trimmed"] = st.extra.get("answer_context_trimmed", 0) + 1
+            if not ctx.fits(st, key, prompts.doc_answer(q, [h.text for h in hits], c.lang)):
+                continue
             retrieved[key] = hits
             areqs.append(TeacherRequest(key=key, messages=prompts.doc_answer(q, [h.text for h in hits], c.lang),
                                         accept=lambda r: bool(r.content.strip() or r.reasoning.strip())))
         areps = ctx.teacher.ask(areqs)
         for c, q, qrep in questions:
             key = f"{c.id}|{q}"
+            if key not in retrieved:
+                continue
             rep = areps.get(key)
             if not ctx.keep_reply(rep, st, item=key):
                 continue

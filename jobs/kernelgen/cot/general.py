@@ -158,6 +158,49 @@ def make_scorer(spec_ppl, teacher_spec=None):
     return scorers.CausalLMScorer(model, tok)
 
 
+def _row_record(ctx: StageContext, st, src, rel: str, i: int, row: dict[str, Any]) -> CoTRecord | None:
+    """The filtered record of one corpus row, or None (dropped, with its reason counted)."""
+    f = ctx.spec.filters
+    item = f"{src.uri}:{rel}:{i}"
+    shape = detect_shape(row)
+    if shape is None or (src.format != "auto" and shape not in _FORMAT_SHAPES.get(src.format, (shape,))):
+        st.drop("unknown_shape", item=item)
+        return None
+    triple = to_triple(row, shape)
+    if triple is None:
+        st.drop("unterminated_think_or_no_answer", item=item)
+        return None
+    prompt, reasoning, answer = (normalize(x) if j == 0 else x.strip() for j, x in enumerate(triple))
+    if not prompt or not answer:
+        st.drop("empty_prompt_or_answer", item=item)
+        return None
+    if not reasoning and not ctx.options.lenient:
+        st.drop("no_reasoning", item=item)
+        return None
+    # Language ID is unreliable on a one-line prompt, so the record's language comes from all of its
+    # text, and prompt/response consistency from the script (Han vs. other), which is what the known
+    # R1 artefact (a Chinese prompt answered in English, or the reverse) breaks.
+    lang = language_of(prompt + "\n" + reasoning + "\n" + answer)
+    if lang not in set(f.languages):
+        st.drop("language", item=item)
+        return None
+    if (cjk_ratio(prompt) > 0.3) != (cjk_ratio(reasoning + answer) > 0.3):
+        st.drop("language_mismatch", item=item)
+        return None
+    total = len(prompt) + len(reasoning) + len(answer)
+    if (f.min_chars is not None and total < f.min_chars) or (f.max_chars is not None and total > f.max_chars):
+        st.drop("length", item=item)
+        return None
+    if repetition(reasoning + "\n" + answer) > 0.3:
+        st.drop("repetition", item=item)
+        return None
+    return CoTRecord(
+        kind="general", source=src.uri, prompt=prompt, reasoning=reasoning, answer=answer, lang=lang,
+        licence=str(row.get("license") or row.get("licence") or ctx.options.licence),
+        provenance={"file": rel, "row": i, "shape": shape,
+                    "dataset": row.get("repo_name") or row.get("source") or ""})
+
+
 def run_general(ctx: StageContext, sources) -> list[CoTRecord]:
     st = ctx.stage_stats("general")
     if ctx.shard != 0:
@@ -165,51 +208,16 @@ def run_general(ctx: StageContext, sources) -> list[CoTRecord]:
         # all of it, so the result does not depend on the shard count.
         return []
     f = ctx.spec.filters
-    allowed = set(f.languages)
     candidates: list[CoTRecord] = []
     for src in sources:
         for path in corpus_files(Path(src.local_path)):
             rel = path.name if Path(src.local_path).is_file() else path.relative_to(src.local_path).as_posix()
-            for i, row in enumerate(read_rows(path)):
-                item = f"{src.uri}:{rel}:{i}"
+            _, rows = ctx.attempt(st, f"{src.uri}:{rel}", lambda p: list(read_rows(p)), path)
+            for i, row in enumerate(rows or []):
                 st.inputs += 1
-                shape = detect_shape(row)
-                if shape is None or (src.format != "auto" and shape not in _FORMAT_SHAPES.get(src.format, (shape,))):
-                    st.drop("unknown_shape", item=item)
-                    continue
-                triple = to_triple(row, shape)
-                if triple is None:
-                    st.drop("unterminated_think_or_no_answer", item=item)
-                    continue
-                prompt, reasoning, answer = (normalize(x) if j == 0 else x.strip() for j, x in enumerate(triple))
-                if not prompt or not answer:
-                    st.drop("empty_prompt_or_answer", item=item)
-                    continue
-                if not reasoning and not ctx.options.lenient:
-                    st.drop("no_reasoning", item=item)
-                    continue
-                # Language ID is unreliable on a one-line prompt, so the record's language comes from all of its
-                # text, and prompt/response consistency from the script (Han vs. other), which is what the known
-                # R1 artefact (a Chinese prompt answered in English, or the reverse) breaks.
-                lang = language_of(prompt + "\n" + reasoning + "\n" + answer)
-                if lang not in allowed:
-                    st.drop("language", item=item)
-                    continue
-                if (cjk_ratio(prompt) > 0.3) != (cjk_ratio(reasoning + answer) > 0.3):
-                    st.drop("language_mismatch", item=item)
-                    continue
-                total = len(prompt) + len(reasoning) + len(answer)
-                if (f.min_chars is not None and total < f.min_chars) or (f.max_chars is not None and total > f.max_chars):
-                    st.drop("length", item=item)
-                    continue
-                if repetition(reasoning + "\n" + answer) > 0.3:
-                    st.drop("repetition", item=item)
-                    continue
-                candidates.append(CoTRecord(
-                    kind="general", source=src.uri, prompt=prompt, reasoning=reasoning, answer=answer, lang=lang,
-                    licence=str(row.get("license") or row.get("licence") or ctx.options.licence),
-                    provenance={"file": rel, "row": i, "shape": shape,
-                                "dataset": row.get("repo_name") or row.get("source") or ""}))
+                _, rec = ctx.attempt(st, f"{src.uri}:{rel}:{i}", _row_record, ctx, st, src, rel, i, row)
+                if rec is not None:
+                    candidates.append(rec)
     if candidates and f.perplexity.max is not None:
         scorer = make_scorer(f.perplexity, ctx.spec.teacher)
         kept = []

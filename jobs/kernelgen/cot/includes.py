@@ -28,6 +28,7 @@ class Snippet:
     inlined: list[str] = field(default_factory=list)      # repo-relative headers inlined, in order
     external: list[str] = field(default_factory=list)     # SDK/system includes kept as #include
     unresolved: list[str] = field(default_factory=list)   # quoted includes found nowhere
+    own_text: str = ""                                     # the kernel file alone (what it defines itself)
 
     @property
     def self_contained(self) -> bool:
@@ -92,6 +93,8 @@ class IncludeResolver:
         def visit(f: Path, top: bool) -> None:
             seen.add(f)
             src = f.read_text(encoding="utf-8", errors="replace")
+            if top:
+                snip.own_text = src
             out, pos = [], 0
             for inc, angled, start, end in includes(src):
                 out.append(src[pos:start])

@@ -21,6 +21,7 @@ from typing import Any
 from kernelgen.generate.engine import SamplingParams
 from kernelgen.storage import fetch, open_output
 
+from .budget import budget_for
 from .context import Options, StageContext
 from .decontam import Decontaminator, builtin_suite
 from .dedup import near_duplicates
@@ -39,6 +40,7 @@ class ResolvedSource:
     commit: str = ""
     language: str = "auto"
     include_roots: list[str] = field(default_factory=list)
+    compile_check: str = "off"
     format: str = "auto"
     suite_local: Path | None = None
 
@@ -61,8 +63,8 @@ def resolve_sources(spec) -> dict[str, list[ResolvedSource]]:
 
     return {
         "docs": [res(d, language=d.language) for d in s.docs],
-        "kernel": [res(k, include_roots=list(k.include_roots)) for k in s.kernels],
-        "project": [res(p, include_roots=list(getattr(p, "include_roots", []) or [])) for p in s.projects],
+        "kernel": [res(k, include_roots=list(k.include_roots), compile_check=k.compile_check) for k in s.kernels],
+        "project": [res(p, include_roots=list(p.include_roots)) for p in s.projects],
         "general": [res(g, format=g.format) for g in s.general],
         "debug": [res(b, suite_local=fetch(b.suite_uri) if getattr(b, "suite_uri", None) else None)
                   for b in s.bench_records],
@@ -129,8 +131,9 @@ def build_shard(resource, shard: int = 0, shards: int = 1, options: Options | No
     cache = TeacherCache(store, f"{prefix}/teacher-cache.jsonl")
     teacher = Teacher(engine_factory or make_engine_factory(t), model_id(t), params, cache, retries=t.retries,
                       token_budget=t.token_budget)
+    budget = budget_for(t)
     ctx = StageContext(teacher=teacher, spec=spec, options=options, decontam=make_decontaminator(spec),
-                       work=Path("."), shard=shard, shards=shards)
+                       work=Path("."), shard=shard, shards=shards, budget=budget)
     records: list[CoTRecord] = []
     try:
         from .debug import run_debug
@@ -160,7 +163,8 @@ def build_shard(resource, shard: int = 0, shards: int = 1, options: Options | No
     store.write_bytes(f"{prefix}/decontam.jsonl", jsonl_bytes(ctx.decontam.dropped if ctx.decontam else []))
     store.write_json(f"{prefix}/stats.json", {"shard": shard, "shards": shards, "fingerprint": fingerprint,
                                              "teacher": {"calls": teacher.calls, "cached": teacher.cached,
-                                                         "tokens": teacher.spent},
+                                                         "tokens": teacher.spent, "prompt_limit": budget.limit,
+                                                         "prompt_counter": budget.counter},
                                              "stages": {k: v.to_json() for k, v in ctx.stats.items()}})
     return ctx.stats
 
@@ -186,8 +190,10 @@ def merge(resource, shards: int | None = None, allowed_failed: int | None = None
         st = store.read_json(f"{p}/stats.json")
         for k, v in st["stages"].items():
             stats.setdefault(k, StageStats(stage=k)).add(StageStats.from_json(v))
-        for k in teacher:
+        for k in ("calls", "cached", "tokens"):
             teacher[k] += st.get("teacher", {}).get(k, 0)
+        for k in ("prompt_limit", "prompt_counter"):
+            teacher[k] = st.get("teacher", {}).get(k)
         records += [CoTRecord.from_json(d) for d in store.iter_jsonl(f"{p}/records.jsonl")]
         drops += list(store.iter_jsonl(f"{p}/decontam.jsonl"))
     if len(missing) > allowed:

@@ -1,112 +1,30 @@
 """Stage 3, project-level CoT: host-tiling + kernel pairs, one per execution scenario (paper §4.1.2, Table 10).
 
 Scenarios come from the op's tiling unit tests (gtest files under tests/ut/op_host/ whose name mentions
-tiling): each TEST block fixes shapes, dtypes and the platform (core count, UB bytes) and asserts the values
-the tiling code computes. Those asserted values are the ground truth the teacher's JSON summary is checked
-against, field by field; the answer carries the asserted values, never the teacher's guesses.
+tiling; formats in `tiling_tests`): each test fixes shapes, dtypes and the platform (core count, UB bytes) and
+asserts the values the tiling code computes. Those asserted values are the ground truth the teacher's JSON
+summary is checked against, field by field; the answer carries the asserted values, never the teacher's guesses.
+A test that expects the tiling call to fail is a negative scenario: the teacher explains which check rejects
+the case (debug-style CoT), and the answer states the rejection.
 """
 from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from . import prompts
 from .context import StageContext
+from .cpp import source_problem
+from .docs import reasoning_and_answer
 from .includes import IncludeResolver
+from .kernel import include_roots
 from .records import CoTRecord
 from .teacher import TeacherRequest
 from .text import extract_json_object, extract_tag
-
-_TEST = re.compile(r"\b(?:TEST|TEST_F|TEST_P)\s*\(\s*(\w+)\s*,\s*(\w+)\s*\)\s*\{")
-_EXPECT = re.compile(r"\b(?:EXPECT_EQ|ASSERT_EQ)\s*\(\s*([^,;]+?)\s*,\s*([^;]+?)\s*\)\s*;")
-_DTYPE = re.compile(r"\bge::DT_([A-Z0-9_]+)\b|\bDT_([A-Z0-9_]+)\b")
-# gert::StorageShape x = {{origin dims}, {storage dims}} (or x({...}, {...})), and ge::Shape({dims}).
-_STORAGE_SHAPE = re.compile(r"StorageShape\b[^;{]*?[=(]?\s*\{\s*\{([\d\s,]*)\}\s*,\s*\{([\d\s,]*)\}\s*\}")
-_SHAPE = re.compile(r"\bShape\s*\(\s*\{([\d\s,]*)\}\s*\)")
-_CORES = re.compile(r"(?i)\b(?:core_?num|aiv_?num|vector_core_cnt|block_?dim_?max|coreNum)\b\s*[=:(,]\s*\"?(\d+)")
-_UB = re.compile(r"(?i)\b(?:ub_?size|ubSize)\b\s*[=:(,]\s*\"?(\d+)")
-_SOC = re.compile(r"\"(Ascend\w+)\"")
-
-
-@dataclass
-class Scenario:
-    name: str
-    shapes: list[list[int]] = field(default_factory=list)
-    dtypes: list[str] = field(default_factory=list)
-    core_num: int | None = None
-    ub_size: int | None = None
-    soc: str | None = None
-    expected: dict[str, Any] = field(default_factory=dict)
-
-    def test_case(self) -> dict[str, Any]:
-        return {"shapes": self.shapes, "dtypes": self.dtypes}
-
-    def hardware(self) -> dict[str, Any]:
-        return {k: v for k, v in (("soc", self.soc), ("vector_core_cnt", self.core_num), ("ub_size", self.ub_size))
-                if v is not None}
-
-
-def _block(src: str, open_brace: int) -> str:
-    depth = 0
-    for i in range(open_brace, len(src)):
-        if src[i] == "{":
-            depth += 1
-        elif src[i] == "}":
-            depth -= 1
-            if depth == 0:
-                return src[open_brace + 1:i]
-    return src[open_brace + 1:]
-
-
-def field_name(expr: str) -> str:
-    """`tiling.blockLength` → blockLength, `ctx->GetBlockDim()` → blockDim, `GetTilingKey()` → tilingKey."""
-    expr = expr.strip()
-    m = re.search(r"Get(\w+)\s*\(\s*\)\s*$", expr)
-    if m:
-        name = m.group(1)
-        return name[0].lower() + name[1:]
-    m = re.search(r"(\w+)\s*(?:\[\s*\d+\s*\])?\s*$", expr)
-    return m.group(1) if m else expr
-
-
-def _literal(v: str) -> Any:
-    v = v.strip().rstrip("uUlLfF") if re.fullmatch(r"-?[\d.]+[uUlLfF]*", v.strip()) else v.strip()
-    try:
-        return int(v)
-    except ValueError:
-        try:
-            return float(v)
-        except ValueError:
-            return v.strip('"')
-
-
-def mine_scenarios(src: str) -> list[Scenario]:
-    out = []
-    for m in _TEST.finditer(src):
-        body = _block(src, m.end() - 1)
-        body_nc = re.sub(r"//[^\n]*|/\*.*?\*/", " ", body, flags=re.DOTALL)
-        sc = Scenario(name=f"{m.group(1)}.{m.group(2)}")
-        sc.dtypes = [(a or b).lower() for a, b in _DTYPE.findall(body_nc)]
-        dims = [origin for origin, _ in _STORAGE_SHAPE.findall(body_nc)] or _SHAPE.findall(body_nc)
-        sc.shapes = [[int(x) for x in d.replace(" ", "").split(",") if x] for d in dims]
-        if (c := _CORES.search(body_nc)):
-            sc.core_num = int(c.group(1))
-        if (u := _UB.search(body_nc)):
-            sc.ub_size = int(u.group(1))
-        if (s := _SOC.search(body_nc)):
-            sc.soc = s.group(1)
-        for lhs, rhs in _EXPECT.findall(body_nc):
-            # gtest convention is EXPECT_EQ(actual, expected), but both orders occur: the literal is the value.
-            if re.fullmatch(r"-?[\d.]+[uUlLfF]*|\"[^\"]*\"", rhs.strip()):
-                sc.expected[field_name(lhs)] = _literal(rhs)
-            elif re.fullmatch(r"-?[\d.]+[uUlLfF]*|\"[^\"]*\"", lhs.strip()):
-                sc.expected[field_name(rhs)] = _literal(lhs)
-        out.append(sc)
-    return out
-
+from .tiling_tests import FORMATS, Scenario, field_name, mine_scenarios  # noqa: F401 - field_name re-exported
 
 @dataclass
 class OpProject:
@@ -142,11 +60,11 @@ def check_tiling(summary: dict | None, expected: dict[str, Any]) -> dict[str, An
     def walk(d: Any) -> None:
         if isinstance(d, dict):
             for k, v in d.items():
-                if isinstance(v, (dict, list)):
+                if isinstance(v, dict):
                     walk(v)
                 else:
                     flat[str(k)] = v
-    walk(summary or {})
+    walk(summary or {})          # lists (workspaces) stay leaf values, compared whole
     norm = {re.sub(r"[_\s]", "", k).lower(): v for k, v in flat.items()}
     matched, mismatched, missing = [], {}, []
     for k, v in expected.items():
@@ -168,51 +86,91 @@ def _num(v: Any) -> float | None:
         return None
 
 
+def _read(path: Path) -> str:
+    return path.read_text(encoding="utf-8", errors="replace")
+
+
+def op_scenarios(ctx: StageContext, st, op: OpProject, repo: Path) -> list[Scenario]:
+    """The op's informative scenarios; a test file that cannot be mined is skipped and counted, not fatal."""
+    out: list[Scenario] = []
+    for t in op.tiling_tests:
+        _, scs = ctx.attempt(st, t.relative_to(repo).as_posix(), lambda f: mine_scenarios(_read(f)), t)
+        for sc in scs or []:
+            st.count("scenario_formats", sc.format)
+            st.count("scenario_fields", "with_shapes", bool(sc.shapes))
+            st.count("scenario_fields", "with_expected", bool(sc.expected))
+            st.count("scenario_fields", "negative", sc.expect_failure)
+            if sc.informative:
+                out.append(sc)
+            else:
+                st.count("scenario_fields", "uninformative_skipped")
+    return out
+
+
+def _answer(host: str, kernel: str, summary: dict) -> str:
+    return (f"Host tiling:\n```cpp\n{host}\n```\n\nKernel:\n```cpp\n{kernel}\n```\n\n"
+            f"Tiling summary:\n```json\n{json.dumps(summary, ensure_ascii=False, indent=1)}\n```")
+
+
+def _messages(op: OpProject, sc: Scenario, host: str, kernel: str) -> list[dict[str, str]]:
+    if sc.expect_failure:
+        return prompts.project_rejection(op.name, host, kernel, sc.test_case(), sc.hardware())
+    return prompts.project_reasoning(op.name, host, kernel, sc.test_case(), sc.hardware())
+
+
+def _prepare_op(ctx: StageContext, st, src, repo: Path, resolver: IncludeResolver, op: OpProject, items: list) -> None:
+    rel = op.root.relative_to(repo).as_posix()
+    if ctx.decontam is not None:
+        hit = ctx.decontam.check_names([op.name, *(p.stem for p in op.kernel_files)])
+        if hit:
+            n = max(1, len(op_scenarios(ctx, st, op, repo)))
+            st.inputs += n
+            st.drop("decontam:" + hit.reason, n, item=rel)
+            ctx.decontam.report("project", f"{src.uri}:{rel}", hit)
+            return
+    scenarios = op_scenarios(ctx, st, op, repo)
+    if not scenarios:
+        scenarios = [Scenario(name="default")]
+        st.extra["ops_without_tiling_tests"] = st.extra.get("ops_without_tiling_tests", 0) + 1
+    host = "\n\n".join(f"// ===== {p.relative_to(repo).as_posix()} =====\n{_read(p)}" for p in op.host_files)
+    snippets = [resolver.resolve(k) for k in op.kernel_files]
+    problem = next((p for p in map(source_problem, [*(s.own_text for s in snippets), host]) if p), None)
+    if problem:
+        st.inputs += len(scenarios)
+        st.drop(f"not_source:{problem}", len(scenarios), item=rel)
+        return
+    if any(not s.self_contained for s in snippets):
+        st.inputs += len(scenarios)
+        st.drop("unresolved_include", len(scenarios), item=rel)
+        return
+    kernel = "\n".join(s.text for s in snippets)
+    if ctx.decontam is not None:
+        hit = ctx.decontam.check_code(kernel, path=rel, own_source="\n".join(s.own_text for s in snippets))
+        if hit:
+            st.inputs += len(scenarios)
+            st.drop("decontam:" + hit.reason, len(scenarios), item=rel)
+            ctx.decontam.report("project", f"{src.uri}:{rel}", hit)
+            return
+    for sc in scenarios:
+        key = f"{rel}|{sc.name}"
+        if not ctx.mine(f"project:{src.uri}:{key}"):
+            continue
+        st.inputs += 1
+        if ctx.fits(st, key, _messages(op, sc, host, kernel)):
+            items.append((key, op, rel, sc, host, kernel, snippets))
+
+
 def run_project(ctx: StageContext, sources) -> list[CoTRecord]:
     st = ctx.stage_stats("project")
     mark = ctx.teacher_mark()
     records: list[CoTRecord] = []
     for src in sources:
         repo = Path(src.local_path)
-        resolver = IncludeResolver(repo, [repo / r for r in getattr(src, "include_roots", [])])
-        items = []
+        resolver = IncludeResolver(repo, include_roots(repo, src.include_roots))
+        items: list = []
         for op in find_projects(repo):
-            rel = op.root.relative_to(repo).as_posix()
-            if ctx.decontam is not None:
-                hit = ctx.decontam.check_names([op.name, *(p.stem for p in op.kernel_files)])
-                if hit:
-                    n = max(1, sum(len(mine_scenarios(t.read_text(errors="replace"))) for t in op.tiling_tests))
-                    st.inputs += n
-                    st.drop("decontam:" + hit.reason, n, item=rel)
-                    ctx.decontam.report("project", f"{src.uri}:{rel}", hit)
-                    continue
-            scenarios = [s for t in op.tiling_tests for s in mine_scenarios(t.read_text(errors="replace"))]
-            if not scenarios:
-                scenarios = [Scenario(name="default")]
-                st.extra["ops_without_tiling_tests"] = st.extra.get("ops_without_tiling_tests", 0) + 1
-            host = "\n\n".join(f"// ===== {p.relative_to(repo).as_posix()} =====\n{p.read_text(errors='replace')}"
-                               for p in op.host_files)
-            snippets = [resolver.resolve(k) for k in op.kernel_files]
-            if any(not s.self_contained for s in snippets):
-                st.inputs += len(scenarios)
-                st.drop("unresolved_include", len(scenarios), item=rel)
-                continue
-            kernel = "\n".join(s.text for s in snippets)
-            if ctx.decontam is not None:
-                hit = ctx.decontam.check_code(kernel, path=rel)
-                if hit:
-                    st.inputs += len(scenarios)
-                    st.drop("decontam:" + hit.reason, len(scenarios), item=rel)
-                    ctx.decontam.report("project", f"{src.uri}:{rel}", hit)
-                    continue
-            for sc in scenarios:
-                key = f"{rel}|{sc.name}"
-                if not ctx.mine(f"project:{src.uri}:{key}"):
-                    continue
-                st.inputs += 1
-                items.append((key, op, rel, sc, host, kernel, snippets))
-        reps = ctx.teacher.ask([TeacherRequest(key=key, messages=prompts.project_reasoning(op.name, host, kernel,
-                                                                                           sc.test_case(), sc.hardware()),
+            ctx.attempt(st, op.root.relative_to(repo).as_posix(), _prepare_op, ctx, st, src, repo, resolver, op, items)
+        reps = ctx.teacher.ask([TeacherRequest(key=key, messages=_messages(op, sc, host, kernel),
                                                accept=lambda r: bool(r.content.strip() or r.reasoning.strip()))
                                 for key, op, rel, sc, host, kernel, _ in items])
         agree = 0
@@ -221,20 +179,33 @@ def run_project(ctx: StageContext, sources) -> list[CoTRecord]:
             if not ctx.keep_reply(rep, st, item=key):
                 continue
             reasoning = rep.reasoning.strip() or extract_tag(rep.content, "think") or rep.content.strip()
-            check = check_tiling(extract_json_object(rep.content), sc.expected)
-            agree += check["status"] == "agree"
-            summary = {"op": op.name, "scenario": sc.name, **sc.test_case(), **sc.hardware(), "tiling": sc.expected}
-            answer = (f"Host tiling:\n```cpp\n{host}\n```\n\nKernel:\n```cpp\n{kernel}\n```\n\n"
-                      f"Tiling summary:\n```json\n{json.dumps(summary, ensure_ascii=False, indent=1)}\n```")
+            summary = {"op": op.name, "scenario": sc.name, **sc.test_case(), **sc.hardware()}
+            if sc.expect_failure:
+                check = {"status": "negative"}
+                summary["tiling_result"] = "rejected"
+                question = prompts.project_rejection_question(op.name, sc.test_case(), sc.hardware())
+                explanation = reasoning_and_answer(rep)[1]
+                if not explanation:
+                    st.drop("empty_answer", item=key)
+                    continue
+                answer = (f"{explanation}\n\nTiling summary:\n```json\n"
+                          f"{json.dumps(summary, ensure_ascii=False, indent=1)}\n```")
+            else:
+                check = check_tiling(extract_json_object(rep.content), sc.expected)
+                agree += check["status"] == "agree"
+                summary["tiling"] = sc.expected
+                question = prompts.project_question(op.name, sc.test_case(), sc.hardware())
+                answer = _answer(host, kernel, summary)
             records.append(CoTRecord(
-                kind="project", source=src.uri, prompt=prompts.project_question(op.name, sc.test_case(), sc.hardware()),
-                reasoning=reasoning, answer=answer, lang="en", licence=ctx.options.licence,
+                kind="project", source=src.uri, prompt=question, reasoning=reasoning,
+                answer=answer, lang="en", licence=ctx.options.licence,
                 provenance={"op_dir": rel, "host": [p.relative_to(repo).as_posix() for p in op.host_files],
                             "kernel": [s.path for s in snippets], "tests": [p.relative_to(repo).as_posix()
                                                                              for p in op.tiling_tests],
                             "commit": src.commit},
                 teacher={"reasoning": rep.provenance(), "prompt_version": prompts.PROMPT_VERSION},
-                meta={"scenario": summary, "tiling_check": check}))
+                meta={"scenario": summary, "scenario_format": sc.format, "negative": sc.expect_failure,
+                      "tiling_check": check}))
         st.extra["tiling_agree"] = st.extra.get("tiling_agree", 0) + agree
     st.outputs += len(records)
     ctx.count_teacher(st, mark)

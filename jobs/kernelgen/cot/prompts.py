@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-PROMPT_VERSION = "cot-prompts/1"
+PROMPT_VERSION = "cot-prompts/2"   # 2: rejected-scenario prompts (negative tiling tests)
 
 _LANG = {"zh": "Write in Simplified Chinese.", "en": "Write in English."}
 
@@ -86,6 +86,28 @@ def project_reasoning(op: str, host: str, kernel: str, scenario: dict, hardware:
             f"### NPU hardware configuration\n{json.dumps(hardware, ensure_ascii=False)}\n\n"
             f"### Host source code\n```cpp\n{host}\n```\n\n### Kernel source code\n```cpp\n{kernel}\n```")},
     ]
+
+
+def project_rejection(op: str, host: str, kernel: str, scenario: dict, hardware: dict) -> list[dict[str, str]]:
+    """A scenario the operator's unit tests expect the host tiling to reject: reason out which check fails."""
+    return [
+        {"role": "system", "content": "You are an AscendC expert."},
+        {"role": "user", "content": (
+            "The operator's unit tests expect the host-side tiling function to reject the test case below (it "
+            "returns a failure status instead of a tiling). Starting from the test case and the hardware "
+            "configuration, reason through the host code's checks (shapes, dtypes, attributes, buffer sizes) and "
+            "identify the check that rejects this case and why the kernel could not run it. Then say how the "
+            "caller would have to change the inputs to be accepted.\n"
+            "Output format: <think>chain of thought</think> followed by the explanation.\n\n"
+            f"### Operator\n{op}\n\n### Test case\n{json.dumps(scenario, ensure_ascii=False)}\n\n"
+            f"### NPU hardware configuration\n{json.dumps(hardware, ensure_ascii=False)}\n\n"
+            f"### Host source code\n```cpp\n{host}\n```\n\n### Kernel source code\n```cpp\n{kernel}\n```")},
+    ]
+
+
+def project_rejection_question(op: str, scenario: dict, hardware: dict) -> str:
+    return (f"The AscendC operator {op} fails in host tiling for this case: {json.dumps(scenario, ensure_ascii=False)}."
+            f" Hardware: {json.dumps(hardware, ensure_ascii=False)}. Why is it rejected, and what would be accepted?")
 
 
 def project_question(op: str, scenario: dict, hardware: dict) -> str:

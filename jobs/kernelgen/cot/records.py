@@ -61,10 +61,18 @@ class StageStats:
     extra: dict[str, Any] = field(default_factory=dict)
     items: list[dict[str, str]] = field(default_factory=list)   # which item each drop was (drops.jsonl)
 
-    def drop(self, reason: str, n: int = 1, item: str | None = None) -> None:
+    def drop(self, reason: str, n: int = 1, item: str | None = None, detail: str = "") -> None:
         self.dropped[reason] += n
         if item is not None:
-            self.items.append({"stage": self.stage, "item": item, "reason": reason})
+            d = {"stage": self.stage, "item": item, "reason": reason}
+            if detail:
+                d["detail"] = detail[:500]
+            self.items.append(d)
+
+    def count(self, key: str, name: str, n: int = 1) -> None:
+        """A named tally under extra[key] (yield per scenario format, compile-check reasons...)."""
+        tally = self.extra.setdefault(key, {})
+        tally[name] = tally.get(name, 0) + n
 
     def to_json(self) -> dict[str, Any]:
         return {"stage": self.stage, "inputs": self.inputs, "outputs": self.outputs,
@@ -89,5 +97,9 @@ class StageStats:
         for k, v in other.extra.items():
             if isinstance(v, (int, float)) and isinstance(self.extra.get(k, 0), (int, float)):
                 self.extra[k] = self.extra.get(k, 0) + v
+            elif isinstance(v, dict) and isinstance(self.extra.get(k, {}), dict):
+                tally = self.extra.setdefault(k, {})
+                for name, n in v.items():
+                    tally[name] = tally.get(name, 0) + n if isinstance(n, (int, float)) else n
             else:
                 self.extra.setdefault(k, v)

@@ -45,6 +45,28 @@ def cjk_ratio(text: str) -> float:
     return sum(1 for c in letters if _CJK_RUN.match(c)) / len(letters)
 
 
+# Language IDs a detector may give a Chinese text (dialects and the macrolanguage); all become "zh".
+_ZH_FAMILY = frozenset({"zh", "cmn", "wuu", "yue", "gan", "hak", "hsn", "nan", "cdo", "lzh", "zh-cn", "zh-tw"})
+
+
+def han_count(text: str) -> int:
+    return sum(len(r) for r in _CJK_RUN.findall(text))
+
+
+def doc_language(text: str, supported: tuple[str, ...] = ("en", "zh")) -> str:
+    """The pipeline language of a documentation text: one of `supported` (the first when nothing fits).
+
+    Chinese API pages are mostly identifiers, tables and code, so their share of Han characters is low and a
+    character-level detector calls them Wu, Kabyle or "no language"; a text with a real amount of Han characters
+    is Chinese here, and a detected dialect of Chinese counts as Chinese."""
+    han = han_count(text)
+    if "zh" in supported and (cjk_ratio(text) > 0.3 or (han >= 10 and cjk_ratio(text) >= 0.05)):
+        return "zh"
+    code = detect_language(text)[0]
+    code = "zh" if code in _ZH_FAMILY else code
+    return code if code in supported else supported[0]
+
+
 @lru_cache(maxsize=1)
 def _langid():
     # py3langid ships its model inside the wheel (numpy only, no download), so it works offline and in CI.

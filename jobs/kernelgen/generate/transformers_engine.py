@@ -10,6 +10,8 @@ The everyday engine for small models and for CI (SmolLM2 GGUF on CPU). Decoding 
 """
 from __future__ import annotations
 
+import functools
+
 import logging
 import time
 from collections.abc import Iterator, Sequence
@@ -33,11 +35,25 @@ class _Item:
     seed: int | None
 
 
+@functools.lru_cache(maxsize=4)
+def load_tokenizer(model_dir: str, gguf_file: str | None = None, tokenizer: str | None = None):
+    """The tokenizer of a local model (once per process: converting a GGUF vocabulary takes seconds, and CoTBuild
+    counts prompt tokens with the same tokenizer its engine loads)."""
+    from transformers import AutoTokenizer
+
+    if tokenizer:
+        return AutoTokenizer.from_pretrained(tokenizer, local_files_only=True)
+    kw: dict[str, Any] = {"local_files_only": True}
+    if gguf_file:
+        kw["gguf_file"] = gguf_file
+    return AutoTokenizer.from_pretrained(model_dir, **kw)
+
+
 def load_model(model_dir: str | Path, *, gguf_file: str | None = None, tokenizer: str | Path | None = None,
                device: str | None = None, dtype: Any = None):
     """Load (model, tokenizer) from a local HF directory or a GGUF file in it. Nothing is fetched from a hub."""
     import torch
-    from transformers import AutoModelForCausalLM, AutoTokenizer
+    from transformers import AutoModelForCausalLM
 
     device = device or ("cuda" if torch.cuda.is_available() else "cpu")
     if dtype is None:
@@ -45,9 +61,7 @@ def load_model(model_dir: str | Path, *, gguf_file: str | None = None, tokenizer
     kw: dict[str, Any] = {"local_files_only": True}
     if gguf_file:
         kw["gguf_file"] = gguf_file
-    tok_src = tokenizer or model_dir
-    tok_kw = dict(kw) if tokenizer is None else {"local_files_only": True}
-    tok = AutoTokenizer.from_pretrained(str(tok_src), **tok_kw)
+    tok = load_tokenizer(str(model_dir), gguf_file, str(tokenizer) if tokenizer else None)
     model = AutoModelForCausalLM.from_pretrained(str(model_dir), dtype=dtype, **kw)
     if gguf_file and getattr(model, "hf_quantizer", None) is not None:
         # GGUF weights come back dequantized but the quantizer stays attached (train-stack.md §2-3); drop it

@@ -55,6 +55,11 @@ class Teacher(SpecModel):
     npus: int = Field(default=1, ge=0, le=64, description="NPUs per generate shard.")
     retries: int = Field(default=3, ge=0, le=20, description="Retries of one failed or unparseable generation.")
     token_budget: int | None = Field(default=None, ge=1, description="Stop after this many generated tokens in total.")
+    max_context_tokens: int | None = Field(
+        default=None, ge=256, le=4194304,
+        description="The teacher's context window in tokens (unset: the model config's). Prompts that leave no room "
+        "for maxTokens of answer are skipped and counted (prompt_too_long).",
+    )
 
     @model_validator(mode="after")
     def _endpoint_for_openai(self) -> Teacher:
@@ -74,13 +79,24 @@ class KernelSource(SpecModel):
     """Kernel sources for kernel-level CoT."""
 
     uri: Uri = Field(description="A directory of kernel sources.")
-    include_roots: list[Uri] = Field(default_factory=list, max_length=64, description="Extra include directories.")
+    include_roots: list[Uri] = Field(
+        default_factory=list, max_length=64,
+        description="Extra include directories (relative to uri, or absolute: e.g. a toolkit's include directory).",
+    )
+    compile_check: Literal["off", "report", "require"] = Field(
+        default="off",
+        description="Syntax-check each snippet against the simulator headers and includeRoots: report records the "
+        "outcome and its reason, require also drops snippets that fail.",
+    )
 
 
 class ProjectSource(SpecModel):
     """Whole operator projects for project-level CoT."""
 
     uri: Uri = Field(description="A directory of projects.")
+    include_roots: list[Uri] = Field(
+        default_factory=list, max_length=64, description="Extra include directories (relative to uri, or absolute)."
+    )
 
 
 class GeneralSource(SpecModel):
