@@ -138,7 +138,7 @@ def _terminate(signum, frame) -> None:  # noqa: ANN001 - signal handler
     """Runs start their own process sessions: take them down with us when the caller's time limit hits."""
     for proc in STARTED:
         if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
+            _kill_tree(proc)
     raise SystemExit(128 + signum)
 
 
@@ -151,12 +151,31 @@ def _start(root: Path, name: str, spec_file: Path, env: dict, tag: str = "") -> 
     return proc, log
 
 
+def _kill_tree(proc: subprocess.Popen) -> None:
+    """SIGKILL a run and every process under it, as a pod's deletion does. Killing the process group is not
+    enough: torchrun's agent starts its workers in sessions of their own."""
+    import psutil
+
+    try:
+        family = psutil.Process(proc.pid).children(recursive=True)
+    except psutil.NoSuchProcess:
+        family = []
+    for p in family:
+        try:
+            p.kill()
+        except psutil.NoSuchProcess:
+            pass
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    psutil.wait_procs(family, timeout=30)
+
+
 def _wait(proc: subprocess.Popen, timeout: float) -> int:
     try:
         return proc.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
+        _kill_tree(proc)
         return -9
 
 
@@ -220,6 +239,34 @@ def run_dp(root: Path, name: str, gpus: str, world: int, cpu: bool, liger: bool 
     return lambda: measure(name, root, log, _wait(proc, timeout), world, shape, seq, "sft")
 
 
+def run_default(root: Path, name: str, gpus: str, cpu: bool, timeout: float = 200):
+    """1 GPU, the runner's defaults for everything but the measuring options (activation checkpointing on)."""
+    shape, seq = ("tiny", 128) if cpu else ("qwen3-0.6b", 2048)
+    hp = _dp_hp(cpu)
+    hp["extra"].pop("activation_checkpointing")
+    f = spec(name, "SFT", shape, "sft-2048", root, hp)
+    proc, log = _start(root, name, f, _env(root, name, gpus, cpu, NPROC_PER_NODE="1"))
+    return lambda: measure(name, root, log, _wait(proc, timeout), 1, shape, seq, "sft")
+
+
+def run_parity(root: Path, name: str, gpus: str, fsdp_on: bool, cpu: bool, port: int, timeout: float = 200):
+    """2 GPUs, 10 steps at a learning rate that moves the loss: FSDP2 and DDP runs of the same data and init
+    must follow the same loss curve (bf16 compute, fp32 master weights in both)."""
+    shape = "tiny" if cpu else "qwen3-0.6b"
+    hp = {"maxSteps": 10, "perDeviceBatchSize": 2 if cpu else 4, "maxLength": 128 if cpu else 2048, "packing": True,
+          "gradientAccumulationSteps": 1, "learningRate": 3e-4,
+          "extra": dict(MEASURE, **PACKED, activation_checkpointing=False)}
+    f = spec(name, "SFT", shape, "sft-2048", root, hp)
+    extra = {"KERNELGEN_ACCELERATE_CONFIG": "fsdp"} if fsdp_on and not cpu else {}
+    proc, log = _start(root, name, f, _env(root, name, gpus, cpu, NPROC_PER_NODE="2", MASTER_PORT=str(port), **extra))
+
+    def finish() -> dict:
+        rc = _wait(proc, timeout)
+        return {"experiment": name, "rc": rc, "fsdp": fsdp_on,
+                "losses": {e["step"]: e["loss"] for e in _progress(log) if "loss" in e}}
+    return finish
+
+
 def run_nodes(root: Path, name: str, cpu: bool, port: int, timeout: float = 200):
     """2 'nodes' x (2 GPUs, or 1 CPU process), each started with the env the operator gives a pod."""
     shape, seq = ("tiny", 128) if cpu else ("qwen3-0.6b", 2048)
@@ -260,8 +307,7 @@ def run_resume(root: Path, name: str, gpus: str, cpu: bool, timeout: float = 200
             return res | {"error": "no checkpoint before exit/timeout:\n" + "\n".join(
                 log1.read_text(errors="replace").splitlines()[-30:])}
         time.sleep(0.2)
-    os.killpg(proc.pid, signal.SIGKILL)
-    proc.wait()
+    _kill_tree(proc)
     res["killedAfter"] = checkpoints.latest(ckpt_uri)
     res["killedLastLoggedStep"] = max((e["step"] for e in _progress(log1)), default=None)
     proc, log2 = _start(root, name, f, _env(root, name + "-restarted", gpus, cpu, NPROC_PER_NODE="2",
@@ -344,14 +390,32 @@ def main() -> None:
                     run_dp(a.root, "dp2", "2,3", 2, a.cpu)]
             for finish in runs:
                 emit(finish())
+        elif t == "dp1x3":   # the 1-GPU settings side by side on GPUs 0 | 1 | 2
+            runs = [run_dp(a.root, "dp1", "0", 1, a.cpu), run_default(a.root, "dp1-default", "1", a.cpu),
+                    run_dp(a.root, "dp1-noliger", "2", 1, a.cpu, liger=False)]
+            for finish in runs:
+                emit(finish())
         elif t == "resume2":
             emit(run_resume(a.root, "resume2", "0,1", a.cpu))
+        elif t == "resume2+default":   # FSDP2 resume on GPUs 0,1 while the 1-GPU default-settings run uses GPU 2
+            default = run_default(a.root, "dp1-default", "2", a.cpu)
+            emit(run_resume(a.root, "resume2", "0,1", a.cpu))
+            emit(default())
+        elif t == "parity":   # FSDP2 on GPUs 0,1 and DDP on GPUs 2,3, same data, same init
+            runs = [run_parity(a.root, "parity-fsdp", "0,1", True, a.cpu, 29551),
+                    run_parity(a.root, "parity-ddp", "2,3", False, a.cpu, 29552)]
+            fs, dd = (finish() for finish in runs)
+            common = sorted(set(fs["losses"]) & set(dd["losses"]))
+            emit({"experiment": "parity", "fsdp": fs, "ddp": dd, "steps": len(common), "maxRelDiff": max(
+                (abs(fs["losses"][k] - dd["losses"][k]) / abs(dd["losses"][k]) for k in common), default=None)})
         elif t == "dp4":
             emit(run_dp(a.root, "dp4", "0,1,2,3", 4, a.cpu)())
         elif t == "nodes2x2":
             emit(run_nodes(a.root, "nodes2x2", a.cpu, 29521)())
         elif t in ("sft8b", "dpo8b"):
-            emit(run_8b(a.root, t, a.cpu))
+            emit(run_8b(a.root, t, a.cpu, timeout=200 if t == "sft8b" else 280))
+        elif t == "sft8b-b4":
+            emit(run_8b(a.root, t, a.cpu, timeout=200, batch=4))
         elif t in ("sft8b-lora", "dpo8b-lora"):
             emit(run_8b(a.root, t, a.cpu, peft={"method": "lora", "r": 16, "alpha": 32, "dropout": 0.0}))
         else:
@@ -362,6 +426,8 @@ def main() -> None:
         if "tokensPerSecond" in r:
             print(f"{r['experiment']:14} {r['world']:>5} {r['tokensPerSecond']:>9} {r['tokensPerSecondPerGpu']:>9} "
                   f"{r['mfu']:>6.1%} {str(r.get('peakMemGiB')):>8}  {(r.get('fastPath') or {}).get('use_liger_kernel')}")
+        elif r.get("experiment") == "parity":
+            print(f"{'parity':14} FSDP2 vs DDP loss, {r['steps']} steps: max relative difference {r['maxRelDiff']}")
         else:
             print(f"{r.get('experiment', '?'):14} ERROR {str(r.get('error', ''))[-300:]}")
 

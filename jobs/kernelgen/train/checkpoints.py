@@ -94,6 +94,7 @@ class CheckpointSync(TrainerCallback):
     def on_save(self, args, state, control, **kwargs):  # noqa: ANN001 - transformers callback signature
         name = f"checkpoint-{state.global_step}"
         local = Path(args.output_dir) / name
+        distributed.barrier()   # every rank has written its files (its RNG state, its shards) before the upload
         if distributed.is_local_main() and local.is_dir():
             artifacts.upload_dir(local, artifacts.join(self.uri, name))
         distributed.barrier()
