@@ -126,7 +126,7 @@ def _peak_memory_gib() -> float | None:
 
 
 def fast_path(s: settings.Settings, device: str, model_type: str) -> dict[str, Any]:
-    """Pick Liger's fused kernels where they are safe and measured faster (benchmarks/train_scale_out.md: 1.6-1.8x
+    """Pick Liger's fused kernels where they are safe and measured faster (benchmarks/train_scale_out.md: 1.5-1.8x
     the tokens/s of the plain run through `kernelgen train run`, with less memory): on CUDA, with liger-kernel
     installed (the `[liger]` extra) and a model type it patches. An explicit `hyperparameters.extra.use_liger_kernel` always wins.
     Returns the choice and why, for the log, the summary and the model card."""
