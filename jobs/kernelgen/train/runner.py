@@ -190,13 +190,10 @@ def build_config(spec: Any, s: settings.Settings, device: str, work: Path) -> An
     return (SFTConfig if spec.method == "SFT" else DPOConfig)(**kw)
 
 
-def _saved_digest(ckpt_uri: str, resumed_from: str | None) -> dict[str, Any]:
-    """The optimizer digest recorded when the checkpoint a run resumed from was saved."""
-    if not resumed_from:
-        return {}
+def _saved_digest(ckpt_uri: str, name: str) -> dict[str, Any]:
+    """The optimizer digest recorded when checkpoint `name` was saved (none for checkpoints of older releases)."""
     try:
-        record = json.loads(artifacts.read_bytes(artifacts.join(ckpt_uri, Path(resumed_from).name,
-                                                                checkpoints.DIGEST_FILE)))
+        record = json.loads(artifacts.read_bytes(artifacts.join(ckpt_uri, name, checkpoints.DIGEST_FILE)))
     except (OSError, ValueError, StoreError):
         return {}
     return {"savedOptimizerDigest": record.get("optimizerDigest"), "savedWorldSize": record.get("worldSize")}
@@ -257,10 +254,11 @@ def run(tr: Any, *, workdir: Path | None = None) -> dict[str, Any]:
         ref = fsdp.sharded_reference(base, torch.bfloat16) if fsdp.enabled() and not lora else None
         trainer = DPOTrainer(ref_model=ref, **common)
 
-    resume_from = None
+    resume_from, saved = None, {}
     found = checkpoints.latest(ckpt_uri) if spec.checkpoint.resume else None
     if found:
         step, name = found
+        saved = _saved_digest(ckpt_uri, name)   # now: the run may prune this checkpoint before it ends
         local = Path(config.output_dir) / name
         if distributed.is_local_main() and not (local / "trainer_state.json").exists():
             checkpoints.fetch(ckpt_uri, name, Path(config.output_dir))
@@ -274,7 +272,7 @@ def run(tr: Any, *, workdir: Path | None = None) -> dict[str, Any]:
         "worldSize": distributed.world_size(), "baseModel": spec.model.uri, "settings": s.to_dict(),
         "trlConfig": {k: v for k, v in config.to_dict().items() if isinstance(v, (int, float, str, bool, type(None)))},
         "data": info, "globalStep": trainer.state.global_step, "resumedFrom": resume_from and Path(resume_from).name,
-        "resume": progress.resume | _saved_digest(ckpt_uri, resume_from), "fastPath": choice,
+        "resume": progress.resume | saved, "fastPath": choice,
         "fsdp": fsdp.enabled(), "trainLoss": result.training_loss, "metrics": result.metrics,
         "history": progress.history, "checkpoints": ckpt_uri, "seconds": round(time.time() - t0, 1),
     }
