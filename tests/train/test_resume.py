@@ -60,6 +60,9 @@ def test_kill_after_checkpoint_then_resume(tmp_path, tiny_model_dir, cot_dataset
     resumed = runner.run(load_run(spec_file), workdir=tmp_path / "work-restarted")
     assert resumed["resumedFrom"] == name and resumed["resume"]["globalStep"] == step
     assert resumed["resume"]["optimizerDigest"] == checkpoints.optimizer_digest(saved_optimizer)
+    # ... and equal to the digest recorded when the checkpoint was saved (what an FSDP run, whose optimizer state is
+    # saved sharded, is checked against).
+    assert resumed["resume"]["savedOptimizerDigest"] == resumed["resume"]["optimizerDigest"]
     assert resumed["globalStep"] == STEPS
     after = _losses(resumed, step)
     assert sorted(after) == list(range(step + 1, STEPS + 1))

@@ -63,3 +63,26 @@ def test_cli_exit_codes(tmp_path, tiny_model_dir):
                                                  "dataset": {"uri": str(data)}, "output": {"uri": str(tmp_path)}})
     result = CliRunner().invoke(app, ["run", "--spec", str(spec)])
     assert result.exit_code == 2 and "dataset" in result.output
+
+
+def test_fast_path_turns_liger_on_only_where_it_can_run():
+    import importlib.util
+
+    from kernelgen.train.runner import fast_path
+
+    s = settings.resolve(Hyperparameters.model_validate({"extra": {"export": False}}), method="SFT", lora=False)
+    assert s.export is False and "export" not in s.trl_extra   # a kernelgen key, never passed to trl
+    assert fast_path(s, "cpu", "qwen3") == {"use_liger_kernel": False,
+                                            "why": "Liger's Triton kernels need CUDA (device: cpu)"}
+    assert fast_path(s, "npu", "qwen3")["use_liger_kernel"] is False and "use_liger_kernel" not in s.trl_extra
+    explicit = settings.resolve(Hyperparameters.model_validate({"extra": {"use_liger_kernel": False}}),
+                                method="SFT", lora=False)
+    assert fast_path(explicit, "cuda", "qwen3") == {"use_liger_kernel": False, "why": "set in hyperparameters.extra"}
+    on_cuda = fast_path(s, "cuda", "qwen3")
+    if importlib.util.find_spec("liger_kernel") is None:   # CI installs no [liger] extra
+        assert on_cuda["use_liger_kernel"] is False and "not installed" in on_cuda["why"]
+        assert "use_liger_kernel" not in s.trl_extra
+    else:
+        assert on_cuda["use_liger_kernel"] is True and s.trl_extra["use_liger_kernel"] is True
+        assert fast_path(settings.resolve(Hyperparameters(), method="SFT", lora=False), "cuda",
+                         "no-such-model")["use_liger_kernel"] is False

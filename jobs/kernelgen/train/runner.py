@@ -8,6 +8,7 @@ LoRA merged, with README.md as model card) and ``train-summary.json``.
 """
 from __future__ import annotations
 
+import importlib.util
 import json
 import logging
 import os
@@ -18,7 +19,8 @@ from typing import Any
 
 from transformers import TrainerCallback, TrainingArguments
 
-from kernelgen.train import artifacts, checkpoints, data, distributed, models, preferences, settings, templates
+from kernelgen.storage import StoreError
+from kernelgen.train import artifacts, checkpoints, data, distributed, fsdp, models, preferences, settings, templates
 
 log = logging.getLogger(__name__)
 
@@ -102,10 +104,43 @@ class ProgressLog(TrainerCallback):
         if self._t is not None and tokens and now > self._t and "loss" in logs:
             entry["tokensPerSecond"] = round((tokens - self._tokens) / (now - self._t), 1)
             self._t, self._tokens = now, tokens
+        peak = _peak_memory_gib()
+        if peak is not None:
+            entry["peakMemGiB"] = peak
         self.history.append(entry)
         print("kernelgen-progress " + json.dumps(entry), flush=True)
         artifacts.write_bytes(artifacts.join(self.out, "progress.json"),
                               json.dumps({"latest": entry, "history": self.history[-200:]}).encode())
+
+
+def _peak_memory_gib() -> float | None:
+    """Peak memory this process has allocated on its accelerator so far (None on CPU)."""
+    import torch
+
+    for name in ("cuda", "npu"):
+        backend = getattr(torch, name, None)
+        if backend is not None and backend.is_available() and backend.is_initialized():
+            return round(backend.max_memory_allocated() / 2**30, 2)
+    return None
+
+
+def fast_path(s: settings.Settings, device: str, model_type: str) -> dict[str, Any]:
+    """Pick Liger's fused kernels where they are safe and measured faster (benchmarks/train_scale_out.md: 1.5-1.8x
+    the tokens/s of the plain run through `kernelgen train run`, with less memory): on CUDA, with liger-kernel
+    installed (the `[liger]` extra) and a model type it patches. An explicit `hyperparameters.extra.use_liger_kernel` always wins.
+    Returns the choice and why, for the log, the summary and the model card."""
+    if "use_liger_kernel" in s.trl_extra:
+        return {"use_liger_kernel": bool(s.trl_extra["use_liger_kernel"]), "why": "set in hyperparameters.extra"}
+    if device != "cuda":
+        return {"use_liger_kernel": False, "why": f"Liger's Triton kernels need CUDA (device: {device})"}
+    if importlib.util.find_spec("liger_kernel") is None:
+        return {"use_liger_kernel": False, "why": "liger-kernel is not installed (pip install 'ascend-kernelgen[liger]')"}
+    from liger_kernel.transformers.monkey_patch import MODEL_TYPE_TO_APPLY_LIGER_FN
+
+    if model_type not in MODEL_TYPE_TO_APPLY_LIGER_FN:
+        return {"use_liger_kernel": False, "why": f"Liger has no kernels for model type {model_type!r}"}
+    s.trl_extra["use_liger_kernel"] = True
+    return {"use_liger_kernel": True, "why": "default on CUDA for a model type Liger patches"}
 
 
 def _peft_config(spec: Any):
@@ -136,16 +171,31 @@ def build_config(spec: Any, s: settings.Settings, device: str, work: Path) -> An
         report_to="none",
         bf16=device != "cpu",
         use_cpu=device == "cpu",
-        **{_CKPT_FIELD: device != "cpu"},
+        # FSDP's own activation checkpointing (configs/fsdp.yaml) replaces the Trainer's, which refuses both.
+        **{_CKPT_FIELD: device != "cpu" and not fsdp.owns_activation_checkpointing()},
         include_num_input_tokens_seen="non_padding",
         dataloader_num_workers=0,
     )
+    if distributed.world_size() > 1 and not fsdp.enabled():
+        # Every parameter of a causal LM (or of its LoRA adapter) gets a gradient each step: skip DDP's search for
+        # unused ones, an extra pass over the autograd graph per step (the Trainer asks for it when activation
+        # checkpointing is off).
+        kw["ddp_find_unused_parameters"] = False
     if device == "npu" and distributed.world_size() > 1:
         kw["ddp_backend"] = "hccl"
     if spec.method == "SFT":
         kw["assistant_only_loss"] = s.assistant_only_loss
     kw.update(s.trl_extra)   # free-form trl fields win
     return (SFTConfig if spec.method == "SFT" else DPOConfig)(**kw)
+
+
+def _saved_digest(ckpt_uri: str, name: str) -> dict[str, Any]:
+    """The optimizer digest recorded when checkpoint `name` was saved (none for checkpoints of older releases)."""
+    try:
+        record = json.loads(artifacts.read_bytes(artifacts.join(ckpt_uri, name, checkpoints.DIGEST_FILE)))
+    except (OSError, ValueError, StoreError):
+        return {}
+    return {"savedOptimizerDigest": record.get("optimizerDigest"), "savedWorldSize": record.get("worldSize")}
 
 
 def run(tr: Any, *, workdir: Path | None = None) -> dict[str, Any]:
@@ -181,9 +231,14 @@ def run(tr: Any, *, workdir: Path | None = None) -> dict[str, Any]:
              info["report"]["read"], fmt, info["report"]["lengths"]["p50"], info["report"]["lengths"]["max"])
 
     from datasets import Dataset
+    from transformers import AutoConfig
 
-    model = models.load_model(base, torch.float32)
+    choice = fast_path(s, device, AutoConfig.from_pretrained(base).model_type)
+    log.info("fast path: use_liger_kernel=%s (%s)", choice["use_liger_kernel"], choice["why"])
+    # The trainer config first: it starts the process group, so that under FSDP with RAM-efficient loading only
+    # local rank 0 reads the weights (the others get placeholders that accelerate fills from rank 0).
     config = build_config(spec, s, device, work)
+    model = models.load_model(base, torch.float32)
     progress = ProgressLog(out, work)
     sync = checkpoints.CheckpointSync(ckpt_uri, spec.checkpoint.keep)
     common = dict(model=model, args=config, train_dataset=Dataset.from_list(rows), processing_class=tokenizer,
@@ -195,12 +250,16 @@ def run(tr: Any, *, workdir: Path | None = None) -> dict[str, Any]:
     else:
         from trl import DPOTrainer
 
-        trainer = DPOTrainer(ref_model=None, **common)
+        # LoRA: the reference is the base with the adapter disabled; full under FSDP: a per-layer sharded copy
+        # (see kernelgen.train.fsdp); otherwise trl loads a frozen copy itself.
+        ref = fsdp.sharded_reference(base, torch.bfloat16) if fsdp.enabled() and not lora else None
+        trainer = DPOTrainer(ref_model=ref, **common)
 
-    resume_from = None
+    resume_from, saved = None, {}
     found = checkpoints.latest(ckpt_uri) if spec.checkpoint.resume else None
     if found:
         step, name = found
+        saved = _saved_digest(ckpt_uri, name)   # now: the run may prune this checkpoint before it ends
         local = Path(config.output_dir) / name
         if distributed.is_local_main() and not (local / "trainer_state.json").exists():
             checkpoints.fetch(ckpt_uri, name, Path(config.output_dir))
@@ -214,13 +273,14 @@ def run(tr: Any, *, workdir: Path | None = None) -> dict[str, Any]:
         "worldSize": distributed.world_size(), "baseModel": spec.model.uri, "settings": s.to_dict(),
         "trlConfig": {k: v for k, v in config.to_dict().items() if isinstance(v, (int, float, str, bool, type(None)))},
         "data": info, "globalStep": trainer.state.global_step, "resumedFrom": resume_from and Path(resume_from).name,
-        "resume": progress.resume, "trainLoss": result.training_loss, "metrics": result.metrics,
+        "resume": progress.resume | saved, "fastPath": choice,
+        "fsdp": fsdp.enabled(), "trainLoss": result.training_loss, "metrics": result.metrics,
         "history": progress.history, "checkpoints": ckpt_uri, "seconds": round(time.time() - t0, 1),
     }
     from kernelgen.train import export
 
-    summary["model"] = export.export(trainer, tokenizer, stock_template, spec=spec, base=base, out=out,
-                                     work=work, device=device, summary=summary)
+    summary["model"] = (export.export(trainer, tokenizer, stock_template, spec=spec, base=base, out=out,
+                                      work=work, device=device, summary=summary) if s.export else None)
     if distributed.is_main():
         artifacts.write_bytes(artifacts.join(out, "train-summary.json"),
                               json.dumps(summary, indent=2, default=str).encode())

@@ -21,7 +21,8 @@ PAPER: dict[str, dict[str, Any]] = {
 }
 
 # Keys of hyperparameters.extra that configure kernelgen itself rather than the trl config.
-KERNELGEN_EXTRA = {"overLength", "globalBatchSize", "loggingSteps", "seed", "exportDtype"}
+# `export: false` skips publishing model/ (benchmarks and smoke runs that only measure training).
+KERNELGEN_EXTRA = {"overLength", "globalBatchSize", "loggingSteps", "seed", "exportDtype", "export"}
 
 
 @dataclass
@@ -45,6 +46,7 @@ class Settings:
     over_length: str = "drop"
     logging_steps: int | None = None
     seed: int = 0
+    export: bool = True
     trl_extra: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -68,6 +70,7 @@ def resolve(hp: Any, *, method: str, lora: bool, world_size: int = 1) -> Setting
     s.global_batch_size = extra.pop("globalBatchSize", s.global_batch_size)
     s.logging_steps = extra.pop("loggingSteps", s.logging_steps)
     s.seed = int(extra.pop("seed", s.seed))
+    s.export = bool(extra.pop("export", s.export))
     extra.pop("exportDtype", None)
     s.trl_extra = extra
     if hp.gradient_accumulation_steps is not None:
