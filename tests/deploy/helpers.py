@@ -6,6 +6,7 @@ import importlib.util
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,22 @@ import yaml
 REPO = Path(__file__).resolve().parents[2]
 CHART = REPO / "charts" / "ascend-kernelgen"
 KUBE_VERSION = "1.36.3"
+
+
+def wait_for(pred, timeout: float, what: str, interval: float = 0.5):
+    """Poll `pred` until it returns something truthy (returned); exceptions count as not yet."""
+    deadline = time.monotonic() + timeout
+    last = None
+    while time.monotonic() < deadline:
+        try:
+            last = pred()
+        except Exception as e:  # noqa: BLE001 - keep polling
+            last = e
+        else:
+            if last:
+                return last
+        time.sleep(interval)
+    raise AssertionError(f"timed out after {timeout:.0f}s waiting for {what}; last: {last!r}")
 
 
 def load_testenv():

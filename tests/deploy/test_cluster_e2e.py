@@ -25,7 +25,7 @@ import urllib.request
 import pytest
 import yaml
 
-from .helpers import CHART, REPO, helm, helm_bin, load_testenv
+from .helpers import CHART, REPO, helm, helm_bin, load_testenv, wait_for
 
 pytestmark = [pytest.mark.cluster, pytest.mark.slow]
 
@@ -47,19 +47,6 @@ def _dashboard_module():
     return mod
 
 
-def wait_for(pred, timeout: float, what: str, interval: float = 0.5):
-    deadline = time.monotonic() + timeout
-    last = None
-    while time.monotonic() < deadline:
-        try:
-            last = pred()
-        except Exception as e:  # noqa: BLE001 - keep polling
-            last = e
-        else:
-            if last:
-                return last
-        time.sleep(interval)
-    raise AssertionError(f"timed out after {timeout}s waiting for {what}; last: {last!r}")
 
 
 def _get(url: str, timeout: float = 5) -> bytes:

@@ -19,7 +19,7 @@ import time
 import pytest
 import yaml
 
-from .helpers import CHART, REPO, helm, helm_bin, load_testenv
+from .helpers import CHART, REPO, helm, helm_bin, load_testenv, wait_for
 
 pytestmark = [pytest.mark.cluster, pytest.mark.slow]
 
@@ -33,19 +33,6 @@ HOLD = "testenv.kernelgen.ai/hold"
 MESSAGE = "testenv.kernelgen.ai/termination-message"
 
 
-def wait_for(pred, timeout: float, what: str, interval: float = 0.3):
-    deadline = time.monotonic() + timeout
-    last = None
-    while time.monotonic() < deadline:
-        try:
-            last = pred()
-        except Exception as e:  # noqa: BLE001 - keep polling
-            last = e
-        else:
-            if last:
-                return last
-        time.sleep(interval)
-    raise AssertionError(f"timed out after {timeout}s waiting for {what}; last: {last!r}")
 
 
 def benchrun(name: str, annotations: dict[str, str] | None = None, **spec) -> dict:

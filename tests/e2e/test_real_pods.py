@@ -26,7 +26,7 @@ import urllib.request
 import pytest
 import yaml
 
-from tests.deploy.helpers import CHART, REPO, helm, helm_bin, load_testenv
+from tests.deploy.helpers import CHART, REPO, helm, helm_bin, load_testenv, wait_for
 
 pytestmark = [pytest.mark.cluster, pytest.mark.slow, pytest.mark.s3, pytest.mark.timeout(3600)]
 
@@ -37,19 +37,6 @@ NPU_TOLERATION = {"key": NPU, "operator": "Exists", "effect": "NoSchedule"}
 TASKS = ["Absolute", "Mul", "Greater", "Maximum"]
 
 
-def wait_for(pred, timeout: float, what: str, interval: float = 1.0):
-    deadline = time.monotonic() + timeout
-    last = None
-    while time.monotonic() < deadline:
-        try:
-            last = pred()
-        except Exception as e:  # noqa: BLE001 - keep polling
-            last = e
-        else:
-            if last:
-                return last
-        time.sleep(interval)
-    raise AssertionError(f"timed out after {timeout:.0f}s waiting for {what}; last: {last!r}")
 
 
 @pytest.fixture(scope="module")
