@@ -47,7 +47,7 @@ def fuzzed(tmp_path_factory):
                               "kernels": [{"uri": str(root / "ops"), "includeRoots": ["common/inc"]}],
                               "projects": [{"uri": str(root / "ops"), "includeRoots": ["common/inc"]}]}
     summary = pipeline.run(load_spec(doc), Options(), engine_factory=ScriptedEngine)
-    drops = [json.loads(x) for x in (root / "out/shards/shard-0000/drops.jsonl").read_text().splitlines()]
+    drops = [json.loads(x) for x in (root / "out/cot-test/shards/shard-0000/drops.jsonl").read_text().splitlines()]
     return planted, summary, drops
 
 

@@ -178,7 +178,7 @@ def built(tmp_path_factory):
     doc = real_spec(root / "out", ops)
     doc["spec"]["sources"]["kernels"][0]["compileCheck"] = "report"
     summary = pipeline.run(load_spec(doc), Options(), engine_factory=lambda: eng)
-    return root / "out", summary
+    return root / "out" / "cot-test", summary     # <output.uri>/<metadata.name>
 
 
 def test_a_bad_file_is_skipped_with_its_reason_and_the_build_goes_on(built):
@@ -230,6 +230,6 @@ def test_prompts_over_the_teacher_context_are_skipped_with_their_size(tmp_path):
     s = pipeline.run(load_spec(doc), Options(), engine_factory=ScriptedEngine)
     assert s["teacher"]["prompt_limit"] == 1200 - 64 and s["teacher"]["prompt_counter"] == "estimate"
     assert s["stages"]["kernel"]["dropped"]["prompt_too_long"] == 1          # gelu_approx with its headers
-    drops = [d for d in lines(tmp_path / "out/shards/shard-0000/drops.jsonl") if d["reason"] == "prompt_too_long"]
+    drops = [d for d in lines(tmp_path / "out/cot-test/shards/shard-0000/drops.jsonl") if d["reason"] == "prompt_too_long"]
     assert all("prompt tokens (estimate) > 1136" in d["detail"] for d in drops)
     assert s["stages"]["project"]["dropped"]["prompt_too_long"] == 5

@@ -37,7 +37,7 @@ def test_build_from_and_to_s3_resumes_from_the_stored_cache(s3_env, tmp_path, mo
     out = open_store(f"s3://{bucket}/out/cot-test")   # <output.uri>/<metadata.name>
     assert out.exists("dataset/canonical.jsonl") and out.exists("dataset/dpo.parquet") and out.exists("manifest.json")
     stats = json.loads(out.read_text("stats.json"))
-    assert stats["decontamination"]["by_reason"] == {"text_ngram": 2, "blocklist": 1, "name": 1}
+    assert stats["decontamination"]["by_reason"] == {"text_ngram": 1, "blocklist": 1, "name": 2}   # the alpaca leak: its heading names the op
     # a rebuild of the shard (its stats removed, as after a kill) answers everything from the S3 cache
     out.delete("shards/shard-0000/stats.json")
     s2 = pipeline.run(res, Options(), engine_factory=lambda: pytest.fail("model loaded although all was cached"))
