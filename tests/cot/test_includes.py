@@ -8,8 +8,10 @@ from kernelgen.cot.cpp import defined_names, includes
 from kernelgen.cot.includes import IncludeResolver, strip_guard
 
 OPS = FIXTURES / "ops_repo"
-try:        # the simulator backend's own include path and language standard
-    from kernelgen.bench.backends.sim import CXX, SIM_INCLUDE, STD
+try:        # the simulator backend's own include path and language standard (read from the installed torch)
+    from kernelgen.bench.backends.sim import CXX, SIM_INCLUDE
+    from kernelgen.bench.torch_cxx import binding_std_flag
+    STD = binding_std_flag()
 except ImportError:
     CXX, SIM_INCLUDE, STD = "g++", REPO / "sim" / "include", "-std=c++17"
 

@@ -2,8 +2,8 @@
 
 A task's `pybind.cpp` includes torch's headers, so it must build with the C++ standard those headers demand. That
 standard is read from torch itself (the `__cplusplus < N` guard its entry headers carry), never hard-coded: torch
-2.15 raised it to C++20, and a binding built with -std=c++17 against it fails at the first include. Kernel and host
-objects keep C++17, the device compiler's dialect; GCC and Clang objects of different standards link together.
+2.15 raised it to C++20, and a binding built with -std=c++17 against it fails at the first include. Kernel, host
+and runtime objects are linked into the same extension module and build with the same standard.
 
 `python -m kernelgen.bench.torch_cxx --check` (run by `make setup-python`) fails with a clear message when the
 compiler cannot give the standard that the installed torch requires.
@@ -26,7 +26,6 @@ _GUARD = re.compile(r"__cplusplus\s*<\s*(\d{6})L")
 _STANDARDS = {201703: "c++17", 202002: "c++20", 202302: "c++23"}
 # What ascsim's headers are built and tested with (tests/sim): a torch that needs more is refused with a message.
 SUPPORTED = ("c++17", "c++20")
-DEVICE_STD = "-std=c++17"
 
 
 class ToolchainError(RuntimeError):
@@ -52,7 +51,7 @@ def required_std(include_dir: Path) -> str:
 
 @functools.lru_cache(maxsize=1)
 def binding_std_flag() -> str:
-    """-std=... for translation units that include torch (checked against what ascsim supports)."""
+    """-std=... for every object of a task's extension module (checked against what ascsim supports)."""
     std = os.environ.get("ASCSIM_BINDING_STD") or required_std(torch_include_dir())
     if std not in SUPPORTED:
         raise ToolchainError(f"the installed torch needs {std}, but the simulator's bindings are built and tested with "
@@ -85,7 +84,7 @@ def main(argv: list[str]) -> int:
     except ToolchainError as e:
         print(f"toolchain check failed: {e}", file=sys.stderr)
         return 2
-    print(f"torch {torch.__version__}: task bindings build with {flag} ({cxx}); kernels and host code with {DEVICE_STD}")
+    print(f"torch {torch.__version__}: task bindings build with {flag} ({cxx}), as do the kernels and host code linked with them")
     return 0
 
 

@@ -20,7 +20,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from kernelgen.bench.backends.sim import CXX, SIM_INCLUDE, STD, preprocess_kernel
+from kernelgen.bench.backends.sim import CXX, SIM_INCLUDE, preprocess_kernel
+from kernelgen.bench.torch_cxx import binding_std_flag
 from kernelgen.bench.procs import StepTimedOut, run_group
 
 from .debug import error_signature
@@ -61,7 +62,7 @@ def check_snippet(text: str, include_roots: list[Path] = (), *, timeout_s: float
     with tempfile.TemporaryDirectory(prefix="cot-cc-") as d:
         f = Path(d) / "snippet.cpp"
         f.write_text(preprocess_kernel(text, None), encoding="utf-8")
-        argv = [cxx, STD, "-fsyntax-only", "-w", "-fmax-errors=5", *KERNEL_DEFINES,
+        argv = [cxx, binding_std_flag(), "-fsyntax-only", "-w", "-fmax-errors=5", *KERNEL_DEFINES,
                 *include_flags([Path(r).resolve() for r in include_roots]), "-x", "c++", str(f)]
         try:
             rc, out = run_group(argv, time.monotonic() + timeout_s, cwd=Path(d))

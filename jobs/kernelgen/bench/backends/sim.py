@@ -30,7 +30,7 @@ from ..candidates import invalid_files
 from ..errors import classify_compile_error, clip_log
 from ..jail import JAIL_SETUP_FAILED, NOBODY
 from ..procs import StepTimedOut, run_group
-from ..torch_cxx import DEVICE_STD, binding_std_flag
+from ..torch_cxx import binding_std_flag
 from . import kernel_lint, sim_cube, symbols
 from ..model import Candidate, CompileErrorClass, CompileResult, RuntimeEnv, Task, Verdict, Workspace
 
@@ -40,7 +40,6 @@ SIM_ROOT = Path(os.environ.get("ASCSIM_ROOT", REPO_ROOT / "sim"))
 SIM_INCLUDE = SIM_ROOT / "include"
 SIM_PYTHON = SIM_ROOT / "python"
 CXX = os.environ.get("ASCSIM_CXX", "g++")
-STD = DEVICE_STD   # kernels, host code, runtime: the device compiler's dialect; bindings follow torch (torch_cxx)
 OPT = os.environ.get("ASCSIM_OPT", "-O3 -fno-trapping-math")   # kernels: vectorised element loops; no-trapping lets the
 # compiler if-convert select-style lambdas (LeakyRelu, Max): ~10x faster runs, same IEEE results
 EXT_SUFFIX = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
@@ -490,7 +489,7 @@ class SimBackend:
         return target
 
     def _runtime_objs(self, deadline: float) -> tuple[Path, Path]:
-        flags = [STD, "-O2", "-fPIC", f"-I{SIM_INCLUDE}"]
+        flags = [binding_std_flag(), "-O2", "-fPIC", f"-I{SIM_INCLUDE}"]
         key = _sha(sim_sources_hash(), *_portable(flags))
         rt = self._obj("ascsim-runtime", key, lambda o: [self.cxx, *flags, "-c", str(SIM_ROOT / "src" / "runtime.cpp"), "-o", str(o)],
                        deadline, "runtime")
@@ -546,7 +545,7 @@ class SimBackend:
         return ["-include", str(h)] if h else []
 
     def _kernel_flags(self) -> list[str]:
-        return [STD, *self.opt.split(), *cpu_flags(), "-fPIC", "-w", "-D__CCE_KT_TEST__=1", "-DASCENDC_CPU_DEBUG=1"]
+        return [binding_std_flag(), *self.opt.split(), *cpu_flags(), "-fPIC", "-w", "-D__CCE_KT_TEST__=1", "-DASCENDC_CPU_DEBUG=1"]
 
     def _build(self, ws: Workspace, out: Path, deadline: float) -> str:
         task = ws.task
@@ -565,7 +564,7 @@ class SimBackend:
             raise BuildError("error: no op_host/*.cpp in the candidate or the task's question template",
                              error_class=CompileErrorClass.OTHER)
         host_ctx = _sha(*(f"{p.name}\n{p.read_text(errors='replace')}" for p in sorted(host_dir.iterdir()) if p.is_file()))
-        hflags = [STD, "-O1", "-fPIC", "-w", f"-I{SIM_INCLUDE}", f"-I{host_dir}"]
+        hflags = [binding_std_flag(), "-O1", "-fPIC", "-w", f"-I{SIM_INCLUDE}", f"-I{host_dir}"]
         host_objs = []
         for p in host_srcs:
             key = _sha(headers_hash(*HOST_HEADERS), host_ctx, p.name, *hflags[:3])

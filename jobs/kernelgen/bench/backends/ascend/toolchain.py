@@ -26,6 +26,7 @@ from pathlib import Path
 
 from ...model import Verdict
 from ...procs import StepTimedOut, run_group
+from ...torch_cxx import binding_std_flag
 
 HELPER_DIR = Path(__file__).resolve().parent / "helper"
 HARNESS_ROOT = Path(__file__).resolve().parents[4]      # the dir holding the kernelgen package
@@ -151,7 +152,7 @@ def plan(tc: Toolchain, lay: BuildLayout, op_type: str, kernel: str, vendor: str
     npu = tc.torch_npu_dir
     py_inc = sysconfig.get_paths()["include"]
     pybind = [
-        tc.cxx, "-std=c++17", "-O2", "-fPIC", "-shared", "-w", f"-DTORCH_EXTENSION_NAME={MODULE}",
+        tc.cxx, binding_std_flag(), "-O2", "-fPIC", "-shared", "-w", f"-DTORCH_EXTENSION_NAME={MODULE}",
         "-DTORCH_API_INCLUDE_EXTENSION_H", f"-I{HELPER_DIR}", *tcf, f"-I{npu}/include",
         f"-I{npu}/include/third_party/acl/inc", f"-I{tc.ascend_home}/include", f"-I{tc.ascend_home}/include/aclnn",
         f"-I{py_inc}", str(lay.src / "pybind.cpp"), "-o", str(lay.extension), *tlf, f"-L{npu}/lib",
