@@ -38,6 +38,9 @@ def cheat(body: str, prelude: str = "") -> str:
         textwrap.indent(textwrap.dedent(body), "    ")
 
 
+KEPT_SCRATCH = {"daemon", "empty"}   # kept (keep_scratch=True) for the tests that look inside a finished case
+
+
 def scenarios(host: Path, answer: Path, validation: Path) -> dict[str, tuple[str, dict]]:
     """name -> (stand-in source, run_case options)."""
     return {
@@ -204,7 +207,7 @@ def results(world):
         assert backend.compile(ws, 10).ok
         t0 = time.perf_counter()
         res = run_case(task, case, backend.runtime_env(ws), seed=0, timeout_s=30, memory_mib=1024,
-                       scratch=root / "scratch" / name, **opts)
+                       scratch=root / "scratch" / name, keep_scratch=name in KEPT_SCRATCH, **opts)
         return name, (res, time.perf_counter() - t0)
 
     try:
@@ -270,6 +273,13 @@ def test_nothing_survives_a_case(results, world):
     time.sleep(1.0)
     assert (trace.stat().st_size if trace.exists() else 0) == size, "a daemon kept running after its case"
     assert results["daemon"][1] < 20, "a daemon holding descriptors stalled the harness"
+
+
+def test_a_case_leaves_no_tensors_behind(world, results):
+    root = world[0]
+    for name in results:
+        if not name.startswith("_") and name not in KEPT_SCRATCH:
+            assert not list((root / "scratch" / name).glob("case-*")), name
 
 
 def test_the_runner_never_sees_a_seed_or_the_judge(world, results):

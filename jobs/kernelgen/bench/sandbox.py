@@ -150,69 +150,75 @@ def _case_dirs(scratch: Path) -> dict[str, Path]:
 
 
 def run_case(task: Task, case: TestCase, rt: RuntimeEnv, *, seed: int, timeout_s: float, memory_mib: int,
-             scratch: Path, tolerances: Any = None, timing: Any = None, draws: int = 2) -> CaseResult:
+             scratch: Path, tolerances: Any = None, timing: Any = None, draws: int = 2,
+             keep_scratch: bool = False) -> CaseResult:
     """Run `case` of `task` against the candidate that `rt` makes importable; never raises for candidate faults.
 
     Three processes: the judge prepares (inputs, reference), the jailed runner runs the candidate, the judge
     compares; only the judge's result file becomes the CaseResult."""
     t0 = time.perf_counter()
     d = _case_dirs(Path(scratch))
-    timing = _timing_dict(timing)
-    calls = plan_calls(draws, timing)
-    n_draws = max(c["draw"] for c in calls) + 1
-    shutil.copyfile(task.validation_dir / "module.py", d["exchange"] / "module.py")
-    common = {"task_id": task.task_id, "case_id": case.case_id, "device": rt.device, "calls": calls,
-              "compat_dir": str(COMPAT_DIR), "memory_mib": int(memory_mib), "inputs": str(d["exchange"] / "inputs.bin"),
-              "out_dir": str(d["out"])}
-    judge_job = {**common, "validation_dir": str(task.validation_dir), "row": case_row(task, case),
-                 "seeds": [derive_seed(seed, task.task_id, case.case_id, i) if i else int(seed)
-                           for i in range(n_draws)],
-                 "tolerances": _tolerance_dict(tolerances), "timing": timing,
-                 "reference": str(d["judge"] / "reference.bin"), "prepared": str(d["judge"] / "prepared.json"),
-                 "result": str(d["judge"] / "result.json")}
-    run_job = {**common, "python_path": [str(p) for p in rt.python_path], "module": str(d["exchange"] / "module.py"),
-               "env": _case_env(rt)}
-    (d["judge"] / "job.json").write_text(json.dumps(judge_job, default=str))
-    (d["exchange"] / "job.json").write_text(json.dumps(run_job, default=str))
-    cpu_s = max(1, int(timeout_s * 2) + 5)
-    judge_timeout = timeout_s * 2 + 60     # the reference and, when timed, the baseline trials
-    diagnostics: list[str] = []
-    steps = _Steps(rt, d, cpu_s, memory_mib, diagnostics)
-
-    ran = steps.judge("prepare", judge_timeout)
-    prepared = _read_json(d["judge"] / "prepared.json")
-    if ran.timed_out or not prepared or not prepared.get("ok"):
-        why = (prepared or {}).get("message") or ("timed out" if ran.timed_out else f"exit status {ran.status}")
-        return CaseResult(Verdict(prepared["verdict"]) if prepared and prepared.get("verdict") else Verdict.INFRA_ERROR,
-                          f"judge could not prepare case {case.case_id}: {why}",
-                          diagnostics=diagnostics + _tail(d["judge"] / "prepare.log"), seconds=time.perf_counter() - t0)
-
-    r0 = time.perf_counter()
-    ran = steps.run(timeout_s)
-    run_wall = time.perf_counter() - r0
-    if ran.timed_out:
-        return CaseResult(Verdict.TIMEOUT, f"case {case.case_id} exceeded {timeout_s:g}s; its sandbox was killed",
-                          diagnostics=diagnostics, seconds=time.perf_counter() - t0)
-    if ran.status == jail.JAIL_SETUP_FAILED:
-        return CaseResult(Verdict.INFRA_ERROR, "the case sandbox could not be set up",
-                          diagnostics=diagnostics + _tail(d["out"] / "runner.log"), seconds=time.perf_counter() - t0)
-    judge_job.update(run_rc=ran.status if ran.status is not None else -signal.SIGKILL, run_wall_s=run_wall)
-    (d["judge"] / "job.json").write_text(json.dumps(judge_job, default=str))
-    ran = steps.judge("compare", judge_timeout)
-    result = _read_json(d["judge"] / "result.json")
-    if ran.timed_out or result is None:
-        return CaseResult(Verdict.INFRA_ERROR, f"judge could not compare case {case.case_id}",
-                          diagnostics=diagnostics + _tail(d["judge"] / "compare.log"), seconds=time.perf_counter() - t0)
     try:
-        verdict = Verdict(result["verdict"])
-    except ValueError:
-        verdict = Verdict.INFRA_ERROR
-    return CaseResult(verdict, result.get("message", ""), max_abs_err=result.get("max_abs_err"),
-                      max_rel_err=result.get("max_rel_err"), mismatch_fraction=result.get("mismatch_fraction"),
-                      candidate_ms=[float(x) for x in result.get("candidate_ms", [])],
-                      baseline_ms=[float(x) for x in result.get("baseline_ms", [])],
-                      diagnostics=diagnostics + [str(x).rstrip() for x in result.get("diagnostics", [])],
-                      seconds=time.perf_counter() - t0)
+        timing = _timing_dict(timing)
+        calls = plan_calls(draws, timing)
+        n_draws = max(c["draw"] for c in calls) + 1
+        shutil.copyfile(task.validation_dir / "module.py", d["exchange"] / "module.py")
+        common = {"task_id": task.task_id, "case_id": case.case_id, "device": rt.device, "calls": calls,
+                  "compat_dir": str(COMPAT_DIR), "memory_mib": int(memory_mib), "inputs": str(d["exchange"] / "inputs.bin"),
+                  "out_dir": str(d["out"])}
+        judge_job = {**common, "validation_dir": str(task.validation_dir), "row": case_row(task, case),
+                     "seeds": [derive_seed(seed, task.task_id, case.case_id, i) if i else int(seed)
+                               for i in range(n_draws)],
+                     "tolerances": _tolerance_dict(tolerances), "timing": timing,
+                     "reference": str(d["judge"] / "reference.bin"), "prepared": str(d["judge"] / "prepared.json"),
+                     "result": str(d["judge"] / "result.json")}
+        run_job = {**common, "python_path": [str(p) for p in rt.python_path], "module": str(d["exchange"] / "module.py"),
+                   "env": _case_env(rt)}
+        (d["judge"] / "job.json").write_text(json.dumps(judge_job, default=str))
+        (d["exchange"] / "job.json").write_text(json.dumps(run_job, default=str))
+        cpu_s = max(1, int(timeout_s * 2) + 5)
+        judge_timeout = timeout_s * 2 + 60     # the reference and, when timed, the baseline trials
+        diagnostics: list[str] = []
+        steps = _Steps(rt, d, cpu_s, memory_mib, diagnostics)
+
+        ran = steps.judge("prepare", judge_timeout)
+        prepared = _read_json(d["judge"] / "prepared.json")
+        if ran.timed_out or not prepared or not prepared.get("ok"):
+            why = (prepared or {}).get("message") or ("timed out" if ran.timed_out else f"exit status {ran.status}")
+            return CaseResult(Verdict(prepared["verdict"]) if prepared and prepared.get("verdict") else Verdict.INFRA_ERROR,
+                              f"judge could not prepare case {case.case_id}: {why}",
+                              diagnostics=diagnostics + _tail(d["judge"] / "prepare.log"), seconds=time.perf_counter() - t0)
+
+        r0 = time.perf_counter()
+        ran = steps.run(timeout_s)
+        run_wall = time.perf_counter() - r0
+        if ran.timed_out:
+            return CaseResult(Verdict.TIMEOUT, f"case {case.case_id} exceeded {timeout_s:g}s; its sandbox was killed",
+                              diagnostics=diagnostics, seconds=time.perf_counter() - t0)
+        if ran.status == jail.JAIL_SETUP_FAILED:
+            return CaseResult(Verdict.INFRA_ERROR, "the case sandbox could not be set up",
+                              diagnostics=diagnostics + _tail(d["out"] / "runner.log"), seconds=time.perf_counter() - t0)
+        judge_job.update(run_rc=ran.status if ran.status is not None else -signal.SIGKILL, run_wall_s=run_wall)
+        (d["judge"] / "job.json").write_text(json.dumps(judge_job, default=str))
+        ran = steps.judge("compare", judge_timeout)
+        result = _read_json(d["judge"] / "result.json")
+        if ran.timed_out or result is None:
+            return CaseResult(Verdict.INFRA_ERROR, f"judge could not compare case {case.case_id}",
+                              diagnostics=diagnostics + _tail(d["judge"] / "compare.log"), seconds=time.perf_counter() - t0)
+        try:
+            verdict = Verdict(result["verdict"])
+        except ValueError:
+            verdict = Verdict.INFRA_ERROR
+        return CaseResult(verdict, result.get("message", ""), max_abs_err=result.get("max_abs_err"),
+                          max_rel_err=result.get("max_rel_err"), mismatch_fraction=result.get("mismatch_fraction"),
+                          candidate_ms=[float(x) for x in result.get("candidate_ms", [])],
+                          baseline_ms=[float(x) for x in result.get("baseline_ms", [])],
+                          diagnostics=diagnostics + [str(x).rstrip() for x in result.get("diagnostics", [])],
+                          seconds=time.perf_counter() - t0)
+
+    finally:   # a case's tensors can be GBs (inputs, reference, every call's outputs): none outlive the verdict
+        if not keep_scratch:
+            shutil.rmtree(d["judge"].parent, ignore_errors=True)
 
 
 def _read_json(path: Path) -> dict | None:

@@ -22,6 +22,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -31,7 +32,7 @@ from ..errors import classify_compile_error, clip_log
 from ..jail import JAIL_SETUP_FAILED, NOBODY
 from ..procs import StepTimedOut, run_group
 from ..torch_cxx import binding_std_flag
-from . import kernel_lint, sim_cube, symbols
+from . import kernel_lint, sim_cache, sim_cube, symbols
 from ..model import Candidate, CompileErrorClass, CompileResult, RuntimeEnv, Task, Verdict, Workspace
 
 REPO_ROOT = Path(__file__).resolve().parents[4]
@@ -438,9 +439,11 @@ class SimBackend:
 
     def compile(self, ws: Workspace, timeout_s: float) -> CompileResult:
         t0 = time.monotonic()
+        _prune_once(self.cache)
         out = self.build_dir(ws)
         if (out / f"{MODULE}{EXT_SUFFIX}").exists():
             if build_verified(out):
+                sim_cache.touch(out)
                 log = (out / "build.log").read_text() if (out / "build.log").exists() else ""
                 return CompileResult(ok=True, seconds=time.monotonic() - t0, log=log, cached=True)
             shutil.rmtree(out, ignore_errors=True)   # tampered or half-written: never loaded, rebuilt
@@ -476,6 +479,7 @@ class SimBackend:
         objs.mkdir(parents=True, exist_ok=True)
         target = objs / f"{name}-{_sha(key, self.cxx_id)[:24]}.o"
         if verified(target):
+            sim_cache.touch(target)
             return target
         if stage is None:   # trusted sources only (the simulator runtime)
             tmp = objs / f".{target.name}.{uuid.uuid4().hex}.tmp.o"
@@ -504,6 +508,7 @@ class SimBackend:
             return None
         h = d / header
         if (d / f"{header}.gch").exists():
+            sim_cache.touch(d)
             return h
         d.mkdir(parents=True, exist_ok=True)
         h.write_text(text)
@@ -699,6 +704,19 @@ def build_verified(out: Path) -> bool:
             not any((out / n).is_symlink() for n in files)
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return False
+
+
+_PRUNED: set[Path] = set()
+_PRUNE_LOCK = threading.Lock()
+
+
+def _prune_once(root: Path) -> None:
+    """Bound the cache's size once per process and cache root, before this process adds to it."""
+    with _PRUNE_LOCK:
+        if root in _PRUNED:
+            return
+        _PRUNED.add(root)
+        sim_cache.prune(root, sim_cache.max_bytes())
 
 
 def create_backend(**opts: object) -> SimBackend:
