@@ -70,6 +70,17 @@ def test_records_keep_the_case_and_the_differences(run_dir):
     assert next(r for r in recs if r["sample"] == 0)["case"] == {}   # only failing cases carry their parameters
 
 
+def test_report_command_prints_the_summary_as_json(run_dir):
+    from typer.testing import CliRunner
+
+    from kernelgen.cli.main import app
+    r = CliRunner().invoke(app, ["bench", "report", "--run-dir", str(run_dir), "--json"])
+    assert r.exit_code == 0, r.output
+    printed = json.loads(r.stdout)                        # nothing but the JSON on stdout
+    assert printed["metrics"] == json.loads((run_dir / "summary.json").read_text())["metrics"]
+    assert printed["metrics"]["verdicts"]["candidates"] == {"ok": 1, "value_mismatch": 1, "compile_error": 1}
+
+
 class _Links(HTMLParser):
     def __init__(self):
         super().__init__()
