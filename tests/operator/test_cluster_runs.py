@@ -283,7 +283,7 @@ def test_trainrun_waits_for_its_cotbuild_then_starts(ns, operator):
     assert (waiting["status"], waiting["reason"]) == ("True", "DependencyNotReady")
     assert st["phase"] == "Pending" and not ns.jobs("tr")
     assert wait_for(lambda: ns.events("tr"), 10, what="events")[0] == (
-        "Normal", "WaitingForDependency", "CoTBuild cb does not exist yet")
+        "Normal", "WaitingForDependency", "dataset.fromCoTBuild: CoTBuild cb does not exist yet")   # the field, then why
 
     ns.apply(cotbuild("cb", shards=3))
     cb = ns.wait_phase("CoTBuild", "cb", "Succeeded", timeout=120)
