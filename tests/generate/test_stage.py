@@ -74,7 +74,7 @@ def test_bench_run_with_transformers_smollm2(tmp_path, smol_dir):
     assert "pass@1" in (run_dir / "report.md").read_text()
 
     # Resume: the stage finds every sample in place and generates none (no engine is even loaded).
-    from kernelgen.generate.stage import run_generate
+    from kernelgen.bench.generate_stage import run_generate
     from kernelgen.specs import load_spec
 
     before = (run_dir / "candidates.jsonl").read_bytes()
@@ -89,8 +89,8 @@ def test_sharded_pod_entrypoint_splits_tasks_and_resumes(tmp_path, smol_dir):
     own candidates/shard-i-of-N.jsonl in the run's store, and a rerun of a shard generates nothing. The model is
     a tiny random Llama on SmolLM2's real tokenizer (fast; what it writes does not matter here)."""
     import torch
-    from kernelgen.bench.run import RunDir, _load_generated, select_tasks
-    from kernelgen.generate.stage import run_generate, shard_key
+    from kernelgen.bench.generate_stage import run_generate
+    from kernelgen.bench.rundir import CANDIDATES, RunDir, load_generated, select_tasks, shard_key
     from kernelgen.generate.transformers_engine import TransformersEngine
     from kernelgen.specs import load_spec
     from transformers import AutoModelForCausalLM, AutoTokenizer, LlamaConfig
@@ -107,12 +107,12 @@ def test_sharded_pod_entrypoint_splits_tasks_and_resumes(tmp_path, smol_dir):
     run_dir = tmp_path / "runs" / "sharded"
     owned = []
     for i in range(2):
-        recs = read_candidates(run_dir / shard_key(i, 2))
+        recs = read_candidates(run_dir / shard_key(CANDIDATES, i, 2))
         assert len(recs) == results[i].written == 3 * results[i].tasks
         owned.append({r["task_id"] for r in recs})
     assert not owned[0] & owned[1] and len(owned[0] | owned[1]) == len(TASKS)
     again = run_generate(spec, shard=1, shards=2, progress=False, engine=eng)
     assert (again.written, again.existing) == (0, results[1].written)
     # the evaluate stage reads the shard files back as one candidate set
-    cands = _load_generated(RunDir(spec), select_tasks(spec).tasks, "kernel-only")
+    cands = load_generated(RunDir(spec), select_tasks(spec).tasks, "kernel-only")
     assert sorted((c.task_id, c.sample) for c in cands) == sorted((t, s) for t in owned[0] | owned[1] for s in range(3))

@@ -45,7 +45,7 @@ def _spec_from_flags(name: str, suite: str, candidates: str, candidates_uri: Opt
 
 
 class _RichProgress:
-    """rich progress bars with ETA behind the harness's Progress callbacks."""
+    """rich progress bars with ETA behind the harness's StageHooks."""
 
     def __init__(self, enabled: bool = True):
         self.bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -54,8 +54,8 @@ class _RichProgress:
         self.ids: dict[str, Any] = {}
 
     def hooks(self) -> Any:
-        from kernelgen.bench.run import Progress as Hooks
-        return Hooks(start=self.start, advance=self.advance, message=lambda t: self.bar.console.print(t))
+        from kernelgen.bench.hooks import StageHooks
+        return StageHooks(start=self.start, advance=self.advance, message=lambda t: self.bar.console.print(t))
 
     def start(self, stage: str, total: int) -> None:
         self.ids[stage] = self.bar.add_task(stage, total=total)
@@ -123,7 +123,8 @@ def run_cmd(
                                             "fromTrainRun) wrote: <root>/<name>/run.json (default: output.uri)."),
 ) -> None:
     """Run a BenchRun locally: candidates -> evaluate -> report (resumes a killed run)."""
-    from kernelgen.bench.run import RunError, run
+    from kernelgen.bench.run import run
+    from kernelgen.bench.rundir import RunError
     spec = _load(file, runs_root) if file else _spec_from_flags(name, suite, candidates, candidates_uri, backend, output, level,
                                                      category, task, limit, shape_mode, max_cases, timing, workers,
                                                      seed)
@@ -152,7 +153,8 @@ def generate_cmd(
     no_progress: bool = typer.Option(False, "--no-progress"),
 ) -> None:
     """Stage entrypoint: sample candidates with the spec's generator into candidates.jsonl (resumable)."""
-    from kernelgen.bench.run import RunError, stage_generate
+    from kernelgen.bench.run import stage_generate
+    from kernelgen.bench.rundir import RunError
     spec = _load(spec_file)
     if spec.spec.candidates.source != "generate":
         err.print(f"candidates.source is {spec.spec.candidates.source!r}: nothing to generate")
@@ -178,7 +180,8 @@ def evaluate_cmd(
     no_progress: bool = typer.Option(False, "--no-progress"),
 ) -> None:
     """Stage entrypoint: evaluate one shard of the candidates (records appended, resumable)."""
-    from kernelgen.bench.run import RunError, stage_evaluate
+    from kernelgen.bench.run import stage_evaluate
+    from kernelgen.bench.rundir import RunError
     spec = _load(spec_file)
     n = shards or spec.spec.eval_shards
     if not 0 <= shard < n:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from kernelgen.storage.base import Store, StoreError, join_key, sha256_bytes, sha256_file
-from kernelgen.storage.jsonl import JsonlAppender, iter_jsonl
+from kernelgen.storage.jsonl import JsonlAppender
 from kernelgen.storage.local import LocalStore
 from kernelgen.storage.manifest import MANIFEST, build_manifest, verify_manifest, write_manifest
 from kernelgen.storage.resume import done_ids, pending_outputs, pending_records
@@ -84,7 +84,6 @@ __all__ = [
     "build_manifest",
     "done_ids",
     "fetch",
-    "iter_jsonl",
     "join_key",
     "open_output",
     "open_store",
