@@ -12,7 +12,6 @@ own `candidates/shard-i-of-N.jsonl`, tasks being split by a stable hash of their
 """
 from __future__ import annotations
 
-import json
 import logging
 import time
 from collections.abc import Callable, Iterable
@@ -24,7 +23,7 @@ from typing import Any
 from kernelgen.generate import make_engine, sampling_from_spec
 from kernelgen.generate.engine import Completion, Engine, Prompt, SamplingParams
 from kernelgen.specs.refs import require_resolved
-from kernelgen.storage.jsonl import FileAppender
+from kernelgen.storage import LocalStore
 
 from .candidates import from_response, to_record
 from .hooks import StageHooks
@@ -50,23 +49,6 @@ class GenerateResult:
     @property
     def ok(self) -> bool:
         return not self.failed
-
-
-def done_samples(path: Path) -> set[tuple[str, int]]:
-    """(task_id, sample) pairs already in a candidates file; a torn last line (killed writer) is ignored."""
-    out: set[tuple[str, int]] = set()
-    if not path.is_file():
-        return out
-    with path.open("rb") as f:
-        for raw in f:
-            if not raw.endswith(b"\n"):
-                break
-            try:
-                rec = json.loads(raw)
-            except json.JSONDecodeError:
-                continue
-            out.add((rec["task_id"], int(rec["sample"])))
-    return out
 
 
 class _Hooks:
@@ -134,7 +116,9 @@ def run_generate(spec: Any, *, shard: int = 0, shards: int = 1, progress: StageH
     hooks = _Hooks(progress)
     mine = [t for t in tasks if shards == 1 or task_shard(t.task_id, shards) == shard]
     n = gen.sampling.n
-    done = done_samples(out_path)
+    # the shard file is the storage's durable JSONL: what is in it (a torn last line aside) is done
+    out_dir = LocalStore(out_path.parent)
+    done = {(r["task_id"], int(r["sample"])) for r in out_dir.iter_jsonl(out_path.name)}
     result = GenerateResult(out_path=out_path, tasks=len(mine), wanted=len(mine) * n,
                             existing=sum((t.task_id, s) in done for t in mine for s in range(n)))
 
@@ -158,7 +142,7 @@ def run_generate(spec: Any, *, shard: int = 0, shards: int = 1, progress: StageH
     by_id = {t.task_id: t for t in mine}
     last_push = time.monotonic()
     try:
-        with FileAppender(out_path) as out:
+        with out_dir.appender(out_path.name) as out:
             for c in engine.generate(prompts, params):
                 if not c.ok:
                     result.failed.append(f"{c.key}#{c.sample}: {c.error}")
