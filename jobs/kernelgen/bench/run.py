@@ -18,7 +18,7 @@ from typing import Any
 
 from kernelgen.storage import write_manifest
 
-from .backends import BackendUnavailable, get_backend
+from .backends import BackendUnavailable, backend_for
 from .evaluate import EvalOutcome, EvalSettings, Evaluator, fresh_seed, plan
 from .generate_stage import GenerateResult, run_generate
 from .hooks import StageHooks
@@ -86,8 +86,7 @@ def stage_evaluate(spec: Any, *, shard: int = 0, shards: int | None = None, prog
     rd.pull(key)
     if backend is None:
         try:
-            ev = spec.spec.evaluation
-            backend = get_backend(ev.backend, **({"sync_check": ev.sync_check} if ev.backend == "sim" else {}))
+            backend = backend_for(spec.spec.evaluation)
             ok, why = backend.available()
         except BackendUnavailable as e:
             ok, why = False, str(e)

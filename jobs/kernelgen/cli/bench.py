@@ -6,6 +6,7 @@ or usage (one line per bad field); 3 no kernel backend available here (the repor
 """
 from __future__ import annotations
 
+import importlib
 import json
 from pathlib import Path
 from typing import Any, Optional
@@ -14,6 +15,8 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
+
+from kernelgen.specs.backends import BACKENDS
 
 app = typer.Typer(help="BenchRun: evaluate kernels (run, tasks, report).", no_args_is_help=True)
 console = Console()
@@ -104,7 +107,7 @@ def run_cmd(
     suite: str = typer.Option("builtin", "--suite", help="'builtin' or a tasks/ directory (without -f)."),
     candidates: str = typer.Option("reference", "--candidates", help="reference | jsonl | directory | generate."),
     candidates_uri: Optional[str] = typer.Option(None, "--candidates-uri", help="JSONL file or directory."),
-    backend: str = typer.Option("sim", "--backend", help="sim | ascend."),
+    backend: str = typer.Option("sim", "--backend", help=" | ".join(BACKENDS) + "."),
     output: str = typer.Option("./runs", "--output", "-o", help="Artifacts root (path or s3://)."),
     level: list[int] = typer.Option([], "--level", help="Only this level (repeatable)."),
     category: list[str] = typer.Option([], "--category", help="Only this category (repeatable)."),
@@ -129,11 +132,13 @@ def run_cmd(
                                                      category, task, limit, shape_mode, max_cases, timing, workers,
                                                      seed)
     if dry_run:
-        if spec.spec.evaluation.backend != "ascend":
-            err.print("--dry-run prints the CANN command sequence: use it with --backend ascend")
+        printer = BACKENDS[spec.spec.evaluation.backend].dry_run
+        if printer is None:
+            with_dry_run = ", ".join(b.name for b in BACKENDS.values() if b.dry_run)
+            err.print(f"--dry-run prints a backend's command sequence: use it with --backend {with_dry_run}")
             raise typer.Exit(2)
-        from kernelgen.bench.backends.ascend.dryrun import dry_run as ascend_dry_run
-        raise typer.Exit(ascend_dry_run(spec, out=typer.echo))
+        module, function = printer.split(":")
+        raise typer.Exit(getattr(importlib.import_module(module), function)(spec, out=typer.echo))
     ui = _RichProgress(enabled=not no_progress)
     try:
         with ui.bar:

@@ -33,7 +33,7 @@ from ..jail import JAIL_SETUP_FAILED, NOBODY
 from ..procs import StepTimedOut, run_group
 from ..torch_cxx import binding_std_flag
 from . import kernel_lint, sim_cache, sim_cube, symbols
-from ..model import Candidate, CompileErrorClass, CompileResult, RuntimeEnv, Task, Verdict, Workspace
+from ..model import Backend, Candidate, CompileErrorClass, CompileResult, RuntimeEnv, Task, Verdict, Workspace
 
 REPO_ROOT = Path(__file__).resolve().parents[4]
 JAIL_SCRIPT = Path(__file__).resolve().parents[1] / "jail.py"
@@ -365,7 +365,7 @@ const uint64_t kKeys[] = {{{keys_init}}};
 
 
 # ----------------------------------------------------------------------------------------------------- backend --
-class SimBackend:
+class SimBackend(Backend):
     """prepare -> compile -> runtime_env for the CPU simulator."""
 
     name = "sim"

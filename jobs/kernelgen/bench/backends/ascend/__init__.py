@@ -25,6 +25,7 @@ from typing import Any
 
 from ...errors import classify_compile_error, classify_runtime_error, clip_log
 from ...model import (
+    Backend,
     Candidate,
     CaseResult,
     CompileErrorClass,
@@ -68,7 +69,7 @@ def _read_version(*candidates: Path, key: str = "version") -> str:
     return "unknown"
 
 
-class AscendBackend:
+class AscendBackend(Backend):
     """prepare -> compile (CANN, cached by content hash) -> runtime_env (one NPU); see the module docstring."""
 
     name = "ascend"
