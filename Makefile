@@ -37,6 +37,7 @@ services:
 	bash hack/llama-server/build.sh
 	bash hack/prometheus/install.sh
 	bash hack/clang/install.sh
+	bash hack/chromium/install.sh
 
 # The paper's loop end to end (CoTBuild -> SFT -> BenchRun -> DPO -> BenchRun), locally and on the test cluster.
 loop: setup

@@ -8,7 +8,11 @@ Experiments (random-init models from configs, SmolLM2's tokenizer, synthetic dat
   starts a pod (NNODES=2, NPROC_PER_NODE=2, JOB_COMPLETION_INDEX, MASTER_ADDR/MASTER_PORT), on one host;
 - ``resume2``: FSDP2 (configs/fsdp.yaml) SFT of the 0.6B shape on 2 GPUs, killed (SIGKILL) once checkpoint-3
   is complete, run again (resumes), then its exported full state dict loaded by transformers on one GPU;
-- ``sft8b``, ``dpo8b``: FSDP2 full fine-tuning (SFT, DPO) of the Qwen3-8B shape at seq 4096 on 4 GPUs.
+- ``sft8b``, ``dpo8b``: FSDP2 full fine-tuning (SFT, DPO) of the Qwen3-8B shape at seq 4096 on 4 GPUs;
+  ``dpo8b-b2`` with 2 pairs per GPU, ``dpo8b-noac`` with FSDP's activation checkpointing off (through the spec's
+  ``extra.activation_checkpointing: false``), ``dpo8b-b2-noac`` both; ``dpo8b-more`` runs ``dpo8b-b2-noac`` where
+  the GPUs have 120 GiB or more, else ``dpo8b-noac`` again (a second measurement of the same setting), or, if
+  ``dpo8b-noac`` ran out of memory, ``dpo8b-noac`` with PyTorch's expandable segments (less fragmentation).
 
 Tokens/s is the median of the runner's own per-step `kernelgen-progress` figures (global, all ranks) after the
 first 5 steps; MFU as in benchmarks/train_throughput.py (PaLM accounting, 989 TFLOP/s dense bf16 per GPU).
@@ -96,8 +100,8 @@ def prepare(root: Path, tokenizer: str, shapes: list[str], cpu: bool) -> None:
                 {"role": "assistant", "content": text(max(8, int(rng.randint(seq * 3 // 8, seq * 3 // 4) * scale)))}]}
                 for _ in range(max(16, int(count * scale)))])
     if not (root / "data" / "dpo-4096").exists():
-        p, c = int(900 * scale) or 8, int(3000 * scale) or 8
-        write("dpo-4096", [{"prompt": text(p), "chosen": text(c), "rejected": text(c)} for _ in range(48)])
+        p, c = (10, 40) if cpu else (900, 3000)   # a pair fits max_length (128 on CPU, 4096 on GPUs)
+        write("dpo-4096", [{"prompt": text(p), "chosen": text(c), "rejected": text(c)} for _ in range(96)])
 
 
 def spec(name: str, method: str, model: str, data: str, root: Path, hp: dict, checkpoint: dict | None = None,
@@ -218,7 +222,9 @@ def measure(name: str, root: Path, log: Path, rc: int, world: int, shape: str, s
                 "peakMemGiB": max((e.get("peakMemGiB") or 0) for e in entries) or None,
                 "losses": [e["loss"] for e in entries if "loss" in e][:3] + ["..."] + [e["loss"] for e in entries if "loss" in e][-2:]}
     else:
-        res["error"] = "\n".join(log.read_text(errors="replace").splitlines()[-25:])
+        text = log.read_text(errors="replace")
+        res["error"] = "\n".join(text.splitlines()[-25:])
+        res["outOfMemory"] = "out of memory" in text.lower()
     return res
 
 
@@ -344,6 +350,8 @@ def check_export(model_dir: Path, init_dir: Path, cpu: bool) -> dict:
 
 
 def run_8b(root: Path, name: str, cpu: bool, timeout: float = 420, **over) -> dict:
+    """FSDP2 on 4 GPUs (2 CPU processes in a dry run). `over`: batch (rows or pairs per GPU), ac (False: FSDP's
+    activation checkpointing off through the spec), peft."""
     shape = "tiny" if cpu else "qwen3-8b"
     seq = 128 if cpu else 4096
     mode = "dpo" if name.startswith("dpo") else "sft"
@@ -352,19 +360,32 @@ def run_8b(root: Path, name: str, cpu: bool, timeout: float = 420, **over) -> di
               "gradientAccumulationSteps": 1, "extra": dict(MEASURE, **PACKED)}
         f = spec(name, "SFT", shape, "sft-4096", root, hp, peft=over.get("peft"))
     else:
-        hp = {"maxSteps": 10, "perDeviceBatchSize": 1, "maxLength": seq, "gradientAccumulationSteps": 1,
-              "extra": dict(MEASURE)}
+        hp = {"maxSteps": 10, "perDeviceBatchSize": over.get("batch", 1), "maxLength": seq,
+              "gradientAccumulationSteps": 1, "extra": dict(MEASURE)}
+        if "ac" in over:
+            hp["extra"]["activation_checkpointing"] = over["ac"]
         f = spec(name, "DPO", shape, "dpo-4096", root, hp, peft=over.get("peft"))
-    extra = {} if cpu else {"KERNELGEN_ACCELERATE_CONFIG": "fsdp"}
+    extra = ({} if cpu else {"KERNELGEN_ACCELERATE_CONFIG": "fsdp"}) | over.get("env", {})
     proc, log = _start(root, name, f, _env(root, name, None, cpu, NPROC_PER_NODE="2" if cpu else "4",
                                            MASTER_PORT="29541", **extra))
     return measure(name, root, log, _wait(proc, timeout), 2 if cpu else 4, shape, seq, mode)
 
 
+def gpu_gib() -> float:
+    """Memory of GPU 0 in GiB (0 without GPUs), from nvidia-smi: this process keeps no CUDA context."""
+    try:
+        out = subprocess.run(["nvidia-smi", "--query-gpu=memory.total", "--format=csv,noheader,nounits"],
+                             capture_output=True, text=True, timeout=30).stdout.split()
+        return float(out[0]) / 1024 if out else 0.0
+    except (OSError, ValueError, subprocess.TimeoutExpired):
+        return 0.0
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("experiments", help="comma-separated: dp124 (dp1 | dp1-noliger | dp2), dp4, nodes2x2, "
-                                        "resume2, sft8b, dpo8b, sft8b-lora, dpo8b-lora")
+                                        "resume2, sft8b, dpo8b, dpo8b-b2, dpo8b-noac, dpo8b-b2-noac, dpo8b-more, "
+                                        "sft8b-lora, dpo8b-lora")
     ap.add_argument("--root", type=Path, required=True)
     ap.add_argument("--tokenizer", required=True)
     ap.add_argument("--out", type=Path, default=None)
@@ -372,12 +393,24 @@ def main() -> None:
     a = ap.parse_args()
     signal.signal(signal.SIGTERM, _terminate)
     todo = a.experiments.split(",")
-    shapes = ["tiny"] if a.cpu else ["qwen3-0.6b"] + (["qwen3-8b"] if any("8b" in t for t in todo) else [])
-    prepare(a.root, a.tokenizer, shapes, a.cpu)
+    shapes = ["tiny"] if a.cpu else (["qwen3-0.6b"] if not all("8b" in t for t in todo) else []) + \
+        (["qwen3-8b"] if any("8b" in t for t in todo) else [])
+    if a.cpu:
+        prepare(a.root, a.tokenizer, shapes, a.cpu)
+    else:   # in a child process, so that this one holds no CUDA context (memory) on GPU 0 during the runs
+        import multiprocessing
+
+        child = multiprocessing.get_context("spawn").Process(target=prepare, args=(a.root, a.tokenizer, shapes, False))
+        child.start()
+        child.join()
+        if child.exitcode:
+            raise SystemExit(f"prepare failed ({child.exitcode})")
     results = []
+    done: dict[str, dict] = {}
 
     def emit(res: dict) -> None:
         results.append(res)
+        done[res.get("experiment", "?")] = res
         print("RESULT " + json.dumps(res), flush=True)
         if a.out:
             with open(a.out, "a") as f:
@@ -413,9 +446,20 @@ def main() -> None:
         elif t == "nodes2x2":
             emit(run_nodes(a.root, "nodes2x2", a.cpu, 29521)())
         elif t in ("sft8b", "dpo8b"):
-            emit(run_8b(a.root, t, a.cpu, timeout=200 if t == "sft8b" else 280))
+            emit(run_8b(a.root, t, a.cpu, timeout=200 if t == "sft8b" else 150))
         elif t == "sft8b-b4":
             emit(run_8b(a.root, t, a.cpu, timeout=200, batch=4))
+        elif t == "dpo8b-b2":
+            emit(run_8b(a.root, t, a.cpu, timeout=150, batch=2))
+        elif t == "dpo8b-noac":
+            emit(run_8b(a.root, t, a.cpu, timeout=150, ac=False))
+        elif t == "dpo8b-b2-noac" or (t == "dpo8b-more" and gpu_gib() >= 120):
+            emit(run_8b(a.root, "dpo8b-b2-noac", a.cpu, timeout=150, batch=2, ac=False))
+        elif t == "dpo8b-more" and done.get("dpo8b-noac", {}).get("outOfMemory"):
+            emit(run_8b(a.root, "dpo8b-noac-expseg", a.cpu, timeout=150, ac=False,
+                        env={"PYTORCH_CUDA_ALLOC_CONF": "expandable_segments:True"}))
+        elif t == "dpo8b-more":
+            emit(run_8b(a.root, "dpo8b-noac-again", a.cpu, timeout=150, ac=False))
         elif t in ("sft8b-lora", "dpo8b-lora"):
             emit(run_8b(a.root, t, a.cpu, peft={"method": "lora", "r": 16, "alpha": 32, "dropout": 0.0}))
         else:

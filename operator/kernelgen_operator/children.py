@@ -15,6 +15,7 @@ from kernelgen.specs import GROUP_VERSION
 from kernelgen.specs.refs import apply_overrides
 
 from kernelgen_operator.config import OperatorConfig
+from kernelgen_operator.isolation import container_security_context, pod_security_fields, runs_candidate_code
 
 GROUP = "kernelgen.ai"
 LABEL_RUN = f"{GROUP}/run"
@@ -257,7 +258,8 @@ def build_job(run: Any, body_meta: dict[str, Any], plan: StagePlan, attempt: int
               {"name": "tmp", "mountPath": "/tmp"}, {"name": "work", "mountPath": "/work"}]
     volumes: list[dict[str, Any]] = [
         {"name": "spec", "configMap": {"name": spec_configmap_name(name)}},
-        {"name": "tmp", "emptyDir": {}}, {"name": "work", "emptyDir": {}},
+        {"name": "tmp", "emptyDir": {"sizeLimit": cfg.scratch_size_limit}},
+        {"name": "work", "emptyDir": {"sizeLimit": cfg.scratch_size_limit}},
     ]
     if npu:
         mounts.append({"name": "dshm", "mountPath": "/dev/shm"})
@@ -272,13 +274,13 @@ def build_job(run: Any, body_meta: dict[str, Any], plan: StagePlan, attempt: int
         mounts += copy.deepcopy(pt_spec.volume_mounts)
 
     command, args = _command(run, plan)
+    candidate = runs_candidate_code(kind, plan.name)
     image = spec.image or cfg.images.get(kind) or cfg.images.get("default", "kernelgen:latest")
     container = {
         "name": "main", "image": image, "imagePullPolicy": cfg.image_pull_policy,
         "command": command, "args": args, "env": env, "volumeMounts": mounts,
         "resources": {"requests": requests, **({"limits": limits} if limits else {})},
-        "securityContext": {"allowPrivilegeEscalation": False, "readOnlyRootFilesystem": True,
-                            "runAsNonRoot": True, "capabilities": {"drop": ["ALL"]}},
+        "securityContext": container_security_context(cfg, candidate),
         "terminationMessagePolicy": "File",
     }
     if env_from:
@@ -288,10 +290,8 @@ def build_job(run: Any, body_meta: dict[str, Any], plan: StagePlan, attempt: int
     tolerations = list(cfg.npu_tolerations if npu else cfg.cpu_tolerations)
     pod_spec: dict[str, Any] = {
         "restartPolicy": "Never",  # podFailurePolicy requires it
-        "automountServiceAccountToken": False,  # the jobs never talk to the API
         "enableServiceLinks": False,
-        "securityContext": {"runAsNonRoot": True, "runAsUser": cfg.run_as_user, "runAsGroup": cfg.run_as_user,
-                            "fsGroup": cfg.run_as_user, "seccompProfile": {"type": "RuntimeDefault"}},
+        **pod_security_fields(cfg, candidate),
         "containers": [container],
         "volumes": volumes,
     }
@@ -308,7 +308,7 @@ def build_job(run: Any, body_meta: dict[str, Any], plan: StagePlan, attempt: int
             pod_spec["priorityClassName"] = pt_spec.priority_class_name
         if pt_spec.image_pull_secrets:
             pod_spec["imagePullSecrets"] = [{"name": s.name} for s in pt_spec.image_pull_secrets]
-    if kind == "BenchRun" and plan.name == "evaluate":
+    if candidate:
         runtime_class = spec.evaluation.runtime_class_name or cfg.evaluate_runtime_class_name
         if runtime_class:
             pod_spec["runtimeClassName"] = runtime_class

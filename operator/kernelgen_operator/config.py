@@ -45,6 +45,17 @@ class OperatorConfig(BaseModel):
     host_network: bool = False
     # RuntimeClass of BenchRun evaluate pods (untrusted kernels) when the run names none; None: the cluster default.
     evaluate_runtime_class_name: str | None = None
+    # The settings evaluate pods need for the harness's own jail (isolation.py): hostUsers false, procMount Unmasked,
+    # seccomp and AppArmor that allow its namespaces and mounts. Off: evaluate pods get the defaults of every other
+    # pod, and each case fails closed (infra_error) where the runtime forbids the jail.
+    evaluate_jail: bool = True
+    # Localhost profiles (paths under the kubelet's seccomp root / AppArmor profile names) for evaluate pods; None:
+    # Unconfined, the jail being what confines candidate code.
+    evaluate_seccomp_profile: str | None = None
+    evaluate_apparmor_profile: str | None = None
+    # sizeLimit of each scratch emptyDir (/tmp: builds, the sim build cache, case scratch; /work: HOME): the kubelet
+    # evicts a pod that writes more, so a runaway candidate cannot fill the node's disk.
+    scratch_size_limit: str = "40Gi"
     run_as_user: int = 1000
     cpu_request: str = "1"
     memory_request: str = "2Gi"
@@ -69,6 +80,10 @@ ENV_FIELDS = {
     "KERNELGEN_SERVICE_ACCOUNT": "service_account_name",
     "KERNELGEN_HOST_NETWORK": "host_network",
     "KERNELGEN_EVALUATE_RUNTIME_CLASS": "evaluate_runtime_class_name",
+    "KERNELGEN_EVALUATE_JAIL": "evaluate_jail",
+    "KERNELGEN_EVALUATE_SECCOMP_PROFILE": "evaluate_seccomp_profile",
+    "KERNELGEN_EVALUATE_APPARMOR_PROFILE": "evaluate_apparmor_profile",
+    "KERNELGEN_SCRATCH_SIZE_LIMIT": "scratch_size_limit",
     "KERNELGEN_TIMER_INTERVAL": "timer_interval",
     "KERNELGEN_METRICS_PORT": "metrics_port",
     "KERNELGEN_WORKERS": "workers",

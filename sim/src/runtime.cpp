@@ -539,6 +539,10 @@ OpImplRegisterV2& OpImplRegisterV2::Tiling(TilingKernelFunc f) {
     ascsim::host_registry().impls[op_].tiling = f;
     return *this;
 }
+OpImplRegisterV2& OpImplRegisterV2::InputsDataDependency(std::initializer_list<int32_t> ir_inputs) {
+    ascsim::host_registry().impls[op_].data_inputs.insert(ir_inputs.begin(), ir_inputs.end());
+    return *this;
+}
 void OpImplRegisterV2::SetParse(std::function<std::shared_ptr<void>(OpCallInfo*)> f) { ascsim::host_registry().impls[op_].parse = std::move(f); }
 }  // namespace gert
 
@@ -1163,6 +1167,17 @@ void exec_npu_cmd(const char* api, std::vector<HostArg>& args) {
 
     gert::OpCallInfo info;
     info.op_type = op;
+    auto impl_of_op = reg.impls.find(op);
+    // Host code sees the data of data-dependent inputs only (CANN's rule): every other input's tensor carries its
+    // shape and dtype with a null data address, so a tiling function cannot compute the answer on the host. And only
+    // host-side values (scalars, int/float/bool arrays) are data: declaring a device tensor input data-dependent
+    // does not hand its data to host code (on CANN the generated aclnn then expects an array, not a tensor).
+    auto host_visible = [&](size_t ir) {
+        bool declared = def.inputs_[ir].value_depend_ ||
+                        (impl_of_op != reg.impls.end() && impl_of_op->second.data_inputs.count(int32_t(ir)) > 0);
+        HostArg::Kind kind = args[ir].kind;
+        return declared && kind != HostArg::TENSOR && kind != HostArg::TENSOR_LIST && kind != HostArg::NONE;
+    };
     std::vector<std::vector<uint8_t>> scalar_bufs;
     std::vector<const void*> in_ptrs;   // per instance
     std::vector<size_t> in_bytes;
@@ -1183,7 +1198,7 @@ void exec_npu_cmd(const char* api, std::vector<HostArg>& args) {
             gert::Tensor tt;
             tt.shape_ = gert::StorageShape(s);
             tt.dtype_ = ge::DataType(dt);
-            tt.data_ = data;
+            tt.data_ = host_visible(k) ? data : nullptr;
             tt.bytes_ = bytes;
             info.in_tensors.push_back(tt);
             in_ptrs.push_back(data);

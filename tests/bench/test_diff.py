@@ -82,3 +82,6 @@ def test_cli_prints_the_tables_and_writes_reports(tmp_path):
     assert [x["name"] for x in data["runs"]] == ["Base", "SFT", "SFT+DPO"] and len(data["diffs"]) == 2
     bad = runner.invoke(app, ["bench", "diff", str(a), str(tmp_path / "nothing")])
     assert bad.exit_code == 2
+    js = runner.invoke(app, ["bench", "diff", str(a), str(b), "--bootstrap", "0", "--json"])
+    assert js.exit_code == 0, js.output
+    assert [x["name"] for x in json.loads(js.stdout)["runs"]] == ["base", "sft"]

@@ -23,8 +23,22 @@ def lines(path):
 def built(tmp_path_factory):
     out = tmp_path_factory.mktemp("cot")
     eng = ScriptedEngine(tiling=RIGHT)
-    summary = pipeline.run(load_spec(spec_doc(out)), Options(), engine_factory=lambda: eng)
+    events = []
+    summary = pipeline.run(load_spec(spec_doc(out)), Options(), engine_factory=lambda: eng,
+                           progress=lambda *e: events.append(e))
+    summary["_progress_events"] = events
     return out / "cot-test", summary, eng   # the build writes under <output.uri>/<metadata.name>
+
+
+def test_progress_hears_every_teacher_answer(built):
+    _, s, _ = built
+    events = s["_progress_events"]
+    answered = sum(e[1] for e in events)
+    asked = sum(e[2] for e in events)
+    assert answered == s["teacher"]["calls"] > 0 and asked >= answered
+    stages = [e[0] for e in events if e[1:] == (0, 0)]     # each stage announces itself first
+    assert sorted(stages) == sorted(st for st in s["stages"] if st != "final") and len(set(stages)) == len(stages)
+    assert all(e[0] in stages for e in events)
 
 
 def test_every_stage_reports_counts_and_drops(built):

@@ -197,3 +197,32 @@ def test_leader_election_can_be_turned_off_and_replicas_raised():
     assert dep["spec"]["replicas"] == 1 and dep["spec"]["strategy"]["type"] == "Recreate"
     assert "--leader-elect" not in dep["spec"]["template"]["spec"]["containers"][0]["args"]
     assert not [r for r in by_kind(off, "Role") if r["metadata"]["name"].endswith("-leader-election")]
+
+
+def test_evaluate_pod_isolation_from_the_chart_values():
+    """The chart's config, loaded by the operator, gives evaluate pods exactly the jail's settings."""
+    from kernelgen.specs import load_spec
+    from kernelgen_operator.children import build_job, plan_stages
+    from kernelgen_operator.config import OperatorConfig
+    from tests.operator.operator_manifests import benchrun
+
+    def pods(*values):
+        cm = next(d for d in by_kind(render(*values), "ConfigMap") if "config.yaml" in d.get("data", {}))
+        cfg = OperatorConfig.model_validate(yaml.safe_load(cm["data"]["config.yaml"]))
+        doc = benchrun("b")
+        doc["metadata"]["namespace"] = "ns"
+        run = load_spec(doc)
+        return {p.name: build_job(run, {}, p, 0, cfg)["spec"]["template"]["spec"] for p in plan_stages(run)}
+
+    ev = pods()["evaluate"]
+    sc = ev["containers"][0]["securityContext"]
+    assert ev["hostUsers"] is False and sc["procMount"] == "Unmasked" and sc["seccompProfile"]["type"] == "Unconfined"
+    assert {"name": "tmp", "emptyDir": {"sizeLimit": "40Gi"}} in ev["volumes"]
+    ev = pods("evaluation.seccompLocalhostProfile=kernelgen/jail.json", "scratchSizeLimit=10Gi")["evaluate"]
+    assert ev["containers"][0]["securityContext"]["seccompProfile"] == {"type": "Localhost",
+                                                                       "localhostProfile": "kernelgen/jail.json"}
+    assert {"name": "work", "emptyDir": {"sizeLimit": "10Gi"}} in ev["volumes"]
+    ev = pods("evaluation.jail=false")["evaluate"]
+    assert "hostUsers" not in ev and "procMount" not in ev["containers"][0]["securityContext"]
+    with pytest.raises(Exception):
+        render("scratchSizeLimit=lots")

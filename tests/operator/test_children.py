@@ -226,3 +226,55 @@ def test_evaluate_pods_take_the_runtime_class_of_the_run_or_the_operator():
     doc = benchrun("b")
     doc["spec"]["evaluation"]["runtimeClassName"] = "kata"
     assert pods(doc, load_config({"KERNELGEN_EVALUATE_RUNTIME_CLASS": "gvisor"}))["evaluate"]["runtimeClassName"] == "kata"
+
+
+def _pods_of(doc, cfg=CFG):
+    run = model(doc)
+    return {p.name: build_job(run, {"generation": 1}, p, 0, cfg)["spec"]["template"]["spec"] for p in plan_stages(run)}
+
+
+def test_every_pod_is_locked_down_and_scratch_is_bounded():
+    pods = {**_pods_of(benchrun("b")), **{f"cot-{k}": v for k, v in _pods_of(cotbuild("c", shards=2)).items()}}
+    for name, pod in pods.items():
+        c = pod["containers"][0]
+        sc = c["securityContext"]
+        assert sc["allowPrivilegeEscalation"] is False and sc["readOnlyRootFilesystem"] is True, name
+        assert sc["capabilities"] == {"drop": ["ALL"]} and sc["runAsNonRoot"] is True, name
+        assert "add" not in sc["capabilities"], name
+        assert pod["automountServiceAccountToken"] is False, name
+        assert pod["securityContext"]["seccompProfile"] == {"type": "RuntimeDefault"}, name
+        assert pod["securityContext"]["runAsUser"] == 1000, name
+        scratch = {v["name"]: v["emptyDir"] for v in pod["volumes"] if v["name"] in ("tmp", "work")}
+        assert scratch == {"tmp": {"sizeLimit": "40Gi"}, "work": {"sizeLimit": "40Gi"}}, name
+        writable = {m["mountPath"] for m in c["volumeMounts"] if not m.get("readOnly")}
+        assert {"/tmp", "/work"} <= writable, name
+
+
+def test_only_evaluate_pods_get_what_the_candidate_jail_needs():
+    pods = _pods_of(benchrun("b"))
+    ev = pods["evaluate"]
+    sc = ev["containers"][0]["securityContext"]
+    # user namespaces, mounts and a fresh /proc for bench/jail.py; still no capability and non-root
+    assert ev["hostUsers"] is False and sc["procMount"] == "Unmasked"
+    assert sc["seccompProfile"] == {"type": "Unconfined"} and sc["appArmorProfile"] == {"type": "Unconfined"}
+    for name in ("generate", "report"):
+        other = pods[name]
+        assert "hostUsers" not in other, name
+        assert not {"procMount", "seccompProfile", "appArmorProfile"} & set(other["containers"][0]["securityContext"])
+
+    cfg = load_config({"KERNELGEN_EVALUATE_SECCOMP_PROFILE": "profiles/kernelgen-jail.json",
+                       "KERNELGEN_EVALUATE_APPARMOR_PROFILE": "kernelgen-jail", "KERNELGEN_SCRATCH_SIZE_LIMIT": "8Gi"})
+    ev = _pods_of(benchrun("b"), cfg)["evaluate"]
+    sc = ev["containers"][0]["securityContext"]
+    assert sc["seccompProfile"] == {"type": "Localhost", "localhostProfile": "profiles/kernelgen-jail.json"}
+    assert sc["appArmorProfile"] == {"type": "Localhost", "localhostProfile": "kernelgen-jail"}
+    assert {"name": "tmp", "emptyDir": {"sizeLimit": "8Gi"}} in ev["volumes"]
+
+
+def test_without_the_jail_settings_evaluate_pods_are_like_the_others():
+    # hostUsers: false is invalid with hostNetwork; turned off, nothing is relaxed (cases then fail closed)
+    for env in ({"KERNELGEN_HOST_NETWORK": "true"}, {"KERNELGEN_EVALUATE_JAIL": "false"}):
+        pods = _pods_of(benchrun("b"), load_config(env))
+        ev, rep = pods["evaluate"], pods["report"]
+        assert "hostUsers" not in ev, env
+        assert ev["containers"][0]["securityContext"] == rep["containers"][0]["securityContext"], env

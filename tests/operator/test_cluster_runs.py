@@ -66,8 +66,18 @@ def test_benchrun_runs_stages_in_order_on_the_right_nodes(ns, operator, metrics_
             assert c["resources"].get("limits", {}).get(NPU) == npus
             assert c["command"] == ["kernelgen"] and c["args"][:2] == ["bench", job.split("-")[1]]
             assert {"mountPath": "/etc/kernelgen", "name": "spec", "readOnly": True} in c["volumeMounts"]
-            assert c["securityContext"]["allowPrivilegeEscalation"] is False
+            sc = c["securityContext"]
+            assert sc["allowPrivilegeEscalation"] is False and sc["capabilities"] == {"drop": ["ALL"]}
+            assert sc["readOnlyRootFilesystem"] is True
             assert p["spec"]["securityContext"]["runAsNonRoot"] is True
+            assert p["spec"]["automountServiceAccountToken"] is False
+            assert not any(v["name"].startswith("kube-api-access") for v in p["spec"]["volumes"])  # no token
+            assert {"name": "tmp", "emptyDir": {"sizeLimit": "40Gi"}} in p["spec"]["volumes"]
+            # the API server accepted what the candidate jail needs, on evaluate pods only
+            evaluate = job == "br-evaluate-r0"
+            assert p["spec"].get("hostUsers", True) is (not evaluate), job
+            assert (sc.get("procMount"), sc.get("seccompProfile")) == (
+                ("Unmasked", {"type": "Unconfined"}) if evaluate else (None, None)), job
     eval_args = ns.pods("br-evaluate-r0")[0]["spec"]["containers"][0]["args"]
     assert eval_args[-4:] == ["--shard", "$(JOB_COMPLETION_INDEX)", "--shards", "2"]
 

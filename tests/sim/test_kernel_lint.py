@@ -265,3 +265,87 @@ def test_sim_build_rejects_virtual_kernel_as_compile_error(runner):
     assert not res.ok and rt is None
     assert res.verdict == Verdict.COMPILE_ERROR and res.error_class == CompileErrorClass.SYNTAX
     assert f"op_kernel/mul.cpp:{line}:" in res.log and "error: virtual functions are not supported" in res.log
+
+
+# -- evasion: macros, namespace aliases, inline assembly, op_host (issue 15, class 8) ------------------------------
+EVASIONS = {
+    "new": ("#define MAKE(T) new T\n__aicore__ inline int* Get() { return MAKE(int); }\n", "dynamic-allocation", 2),
+    "virtual": ("#define V virtual\nstruct A { __aicore__ V int Get() { return 1; } };\n", "virtual", 2),
+    "malloc": ("#define GRAB(n) malloc(n)\n__aicore__ inline void* Get() { return GRAB(16); }\n", "dynamic-allocation", 2),
+    "vector": ("#define VEC std::vector\n__aicore__ inline void Get() { VEC<int> v; }\n", "stl", 2),
+    "recursion": ("#define AGAIN(x) Fact(x)\n__aicore__ inline int Fact(int n) { return n ? n * AGAIN(n - 1) : 1; }\n",
+                  "recursion", 2),
+}
+
+
+@requires_ts
+@pytest.mark.parametrize("name", sorted(EVASIONS))
+def test_macro_hidden_constructs_are_found_at_their_use(name):
+    body, rule, line = EVASIONS[name]
+    assert not [f for f in lint(body).errors if f.rule == rule]         # the raw text hides it
+    res = lint_kernel_sources({"k.cpp": HEAD + body}, expand_macros=True)
+    hits = [f for f in res.errors if f.rule == rule]
+    assert hits and hits[0].line - 2 == line and "after macro expansion" in hits[0].message, res.render()
+
+
+@requires_ts
+def test_macros_from_a_candidate_header_are_expanded_and_toolkit_includes_are_not_read():
+    header = "#pragma once\n#define HEAP(T) new T[4]\n"
+    kernel = ('#include "kernel_operator.h"\n#include "lib/util.h"\n#include "/etc/hostname"\n'
+              "__aicore__ inline float* Get() { return HEAP(float); }\n")
+    res = lint_kernel_sources({"k.cpp": kernel, "lib/util.h": header}, expand_macros=True)
+    assert [(f.file, f.line, f.rule) for f in res.errors] == [("op_kernel/k.cpp", 4, "dynamic-allocation")], res.render()
+
+
+@requires_ts
+def test_an_include_the_blanking_misses_fails_closed():
+    # `#/**/include` is an include the line scan does not see: the sandboxed preprocessor cannot open it, and the
+    # lint reports an error instead of linting less
+    res = lint_kernel_sources({"k.cpp": HEAD + '#/**/include "/etc/passwd"\n__aicore__ void f() {}\n'}, expand_macros=True)
+    assert [f.rule for f in res.errors] == ["preprocess"], res.render()
+
+
+@requires_ts
+def test_std_namespace_alias_and_inline_assembly():
+    res = lint("namespace s = std;\n__aicore__ inline void F() { s::vector<int> v; }\n"
+               '__aicore__ inline void G() { __asm__ volatile("syscall"); }\n')
+    assert rules(res) == [("stl", 2), ("inline-asm", 3)], res.render()
+
+
+def test_op_host_may_use_ordinary_cpp_but_no_inline_assembly():
+    from kernelgen.bench.backends.kernel_lint import lint_host_sources
+    ok = lint_host_sources({"t.cpp": "#include <vector>\nstd::vector<int>* f() { return new std::vector<int>(); }\n"
+                                     "struct B { virtual ~B() = default; };\n"}, expand_macros=True)
+    assert not ok.findings, ok.render()
+    bad = lint_host_sources({"t.cpp": '#define RAW(n) asm volatile("syscall" :: "a"(n))\n'
+                                      "static int x = [] { RAW(57); return 0; }();\n"}, expand_macros=True)
+    assert [(f.file, f.line, f.rule) for f in bad.errors] == [("op_host/t.cpp", 2, "inline-asm")], bad.render()
+
+
+def test_reference_answers_stay_clean_after_macro_expansion(fixture_root):
+    from kernelgen.bench.backends.kernel_lint import lint_host_sources
+    for root in (BUILTIN_TASKS, fixture_root):
+        for where, srcs in _kernel_sets(root, "*/*/*/answer/0/op_kernel"):
+            res = lint_kernel_sources(srcs, expand_macros=True)
+            assert not res.findings, f"{where}\n{res.render()}"
+        for where, srcs in _kernel_sets(root, "*/*/*/answer/0/op_host"):
+            res = lint_host_sources(srcs, expand_macros=True)
+            assert not res.findings, f"{where}\n{res.render()}"
+
+
+def test_sim_build_rejects_macro_hidden_new_and_host_assembly(runner):
+    task = load(BUILTIN_TASKS / "level1" / "Math" / "Mul")
+    files = answer_files(task)
+    src = files["op_kernel/mul.cpp"]
+    anchor = "namespace {\n"
+    files["op_kernel/mul.cpp"] = src.replace(anchor, anchor + "#define ALLOC(T) new T\n"
+                                             "__aicore__ inline int* LintProbe() { return ALLOC(int); }\n", 1)
+    res, rt = runner.build(task, files, tag="lint-macro-new")
+    assert not res.ok and res.verdict == Verdict.COMPILE_ERROR, res.log[-1500:]
+    assert "('new') is not supported" in res.log and "after macro expansion" in res.log, res.log[-1500:]
+
+    files = answer_files(task)
+    host = next(k for k in files if k.startswith("op_host/") and k.endswith(".cpp"))
+    files[host] = '#define RAW(n) asm volatile("syscall" :: "a"(n))\nstatic int probe = [] { RAW(39); return 0; }();\n' + files[host]
+    res, rt = runner.build(task, files, tag="lint-host-asm")
+    assert not res.ok and res.verdict == Verdict.COMPILE_ERROR and "inline assembly" in res.log, res.log[-1500:]

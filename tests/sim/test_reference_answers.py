@@ -43,12 +43,22 @@ def _values_match(task, rt, case) -> bool:
     return "VALUES_MATCH" in r.stdout
 
 
-def _check_all_cases(runner, path):
+def first_case_per_dtype(task) -> list[int]:
+    """One case per dtype column value (the first): every type instantiation of the kernel runs, at the smallest
+    cost (cases grow with their id in NPUKernelBench tasks)."""
+    seen: dict[str, int] = {}
+    for c in task.cases:
+        seen.setdefault(str((c.raw or {}).get("dtype", c.values.get("dtype", ""))), c.case_id)
+    return sorted(seen.values())
+
+
+def _check_all_cases(runner, path, *, first_per_dtype: bool = False):
     task = load(path)
     res, rt = runner.build(task, answer_files(task))
     assert res.ok, f"{task.task_id} reference failed to compile:\n{res.log[-3000:]}"
-    results = runner.run(task, rt)
-    assert len(results) == len(task.cases)
+    ids = first_case_per_dtype(task) if first_per_dtype else None
+    results = runner.run(task, rt, ids)
+    assert len(results) == len(ids) if ids else len(results) >= 1
     bad = {}
     for cid, r in results.items():
         if r.verdict == Verdict.OK:

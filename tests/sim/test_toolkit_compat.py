@@ -54,6 +54,11 @@ def test_aclnn_argument_kinds_reach_the_op():
     run_cpp_driver(CPP / "aclnn_args_test.cpp")
 
 
+def test_host_code_sees_data_only_of_value_depend_inputs():
+    """ValueDepend / InputsDataDependency inputs given as host values are data in tiling; nothing else is (issue 15)."""
+    run_cpp_driver(CPP / "value_depend_test.cpp")
+
+
 def test_tiling_data_definition_with_or_without_a_trailing_semicolon(tmp_path):
     code = ('#include "register/tilingdata_base.h"\nnamespace optiling {\n'
             "BEGIN_TILING_DATA_DEF(A)\nTILING_DATA_FIELD_DEF(uint32_t, n);\nEND_TILING_DATA_DEF;\n"

@@ -53,4 +53,6 @@ def test_checkpoint_sync_prune_and_fetch(s3_env, tmp_path):
     got = checkpoints.fetch(uri, "checkpoint-30", tmp_path / "restart")
     assert got == tmp_path / "restart" / "checkpoint-30"
     assert (got / "optimizer.pt").read_bytes() == bytes([30]) * 1000 and not (got / "COMPLETE").exists()
-    assert sorted(p.name for p in Path(got).iterdir()) == ["optimizer.pt", "trainer_state.json"]
+    # the Trainer's files plus the record of what was saved (step, world size, optimizer digest) for the resume check
+    assert sorted(p.name for p in Path(got).iterdir()) == [checkpoints.DIGEST_FILE, "optimizer.pt", "trainer_state.json"]
+    assert json.loads((got / checkpoints.DIGEST_FILE).read_text())["step"] == 30

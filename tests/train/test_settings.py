@@ -86,3 +86,36 @@ def test_fast_path_turns_liger_on_only_where_it_can_run():
         assert on_cuda["use_liger_kernel"] is True and s.trl_extra["use_liger_kernel"] is True
         assert fast_path(settings.resolve(Hyperparameters(), method="SFT", lora=False), "cuda",
                          "no-such-model")["use_liger_kernel"] is False
+
+
+def test_activation_checkpointing_under_fsdp_is_fsdps_and_follows_the_spec(monkeypatch):
+    """Under FSDP, `extra.activation_checkpointing` switches FSDP's own checkpointing (what accelerate's plugin
+    reads when the Trainer creates it), never the Trainer's; without it the accelerate config decides."""
+    from accelerate.utils import FullyShardedDataParallelPlugin
+
+    from kernelgen.train import fsdp
+
+    def resolved(extra: dict) -> settings.Settings:
+        return settings.resolve(Hyperparameters.model_validate({"extra": extra}), method="DPO", lora=False)
+
+    monkeypatch.delenv("ACCELERATE_USE_FSDP", raising=False)
+    off_fsdp = resolved({"activation_checkpointing": False})
+    assert fsdp.choose_activation_checkpointing(off_fsdp.trl_extra) is None
+    assert off_fsdp.trl_extra == {"activation_checkpointing": False}   # DDP: the Trainer's flag, as before
+
+    monkeypatch.setenv("ACCELERATE_USE_FSDP", "true")
+    monkeypatch.setenv("FSDP_ACTIVATION_CHECKPOINTING", "true")   # what configs/fsdp.yaml gives each process
+    assert fsdp.choose_activation_checkpointing(resolved({}).trl_extra) == {
+        "activation_checkpointing": True, "why": "the accelerate config, FSDP's"}
+    s = resolved({"activation_checkpointing": False, "beta": 0.2})
+    choice = fsdp.choose_activation_checkpointing(s.trl_extra)
+    assert choice == {"activation_checkpointing": False,
+                      "why": "set in hyperparameters.extra (activation_checkpointing), FSDP's"}
+    assert s.trl_extra == {"beta": 0.2}   # not passed on as the Trainer's flag
+    assert FullyShardedDataParallelPlugin(fsdp_version=2).activation_checkpointing is False
+    assert not fsdp.owns_activation_checkpointing()
+
+    monkeypatch.setenv("FSDP_ACTIVATION_CHECKPOINTING", "false")   # a config without it, turned on by the old name
+    s = resolved({"gradient_checkpointing": True})
+    assert fsdp.choose_activation_checkpointing(s.trl_extra)["activation_checkpointing"] is True
+    assert s.trl_extra == {} and FullyShardedDataParallelPlugin(fsdp_version=2).activation_checkpointing is True

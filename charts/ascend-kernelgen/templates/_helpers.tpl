@@ -66,6 +66,14 @@ driverPaths: {{ .Values.npu.driverMounts.paths | toJson }}
 {{- with .Values.evaluation.runtimeClassName }}
 evaluateRuntimeClassName: {{ . | quote }}
 {{- end }}
+evaluateJail: {{ .Values.evaluation.jail }}
+{{- with .Values.evaluation.seccompLocalhostProfile }}
+evaluateSeccompProfile: {{ . | quote }}
+{{- end }}
+{{- with .Values.evaluation.appArmorLocalhostProfile }}
+evaluateApparmorProfile: {{ . | quote }}
+{{- end }}
+scratchSizeLimit: {{ .Values.scratchSizeLimit | quote }}
 {{- $sa := include "kernelgen.jobServiceAccount" . }}
 {{- if $sa }}
 serviceAccountName: {{ $sa | quote }}

@@ -11,7 +11,7 @@ even where a task's own ``custom_check_precision`` would let NaN through.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from .model import Verdict
@@ -67,6 +67,28 @@ class Check:
     max_abs_err: float | None = None
     max_rel_err: float | None = None
     mismatch_fraction: float | None = None
+    worst: list[dict] = field(default_factory=list)   # the largest differences: output, index, expected, got
+
+
+WORST_SHOWN = 5
+
+
+def _scalar(x: Any) -> Any:
+    """A tensor element as JSON: a number, or its text (complex)."""
+    v = x.item()
+    return v if isinstance(v, (int, float, bool)) else str(v)
+
+
+def _worst(i: int, ref, out, score, bad) -> list[dict]:
+    """The WORST_SHOWN elements with the largest `score` among `bad`, as readable rows for reports."""
+    import torch
+    flat = torch.where(bad, score, torch.full((), -1.0, dtype=score.dtype)).reshape(-1)
+    k = min(WORST_SHOWN, int(bad.sum()))
+    rows = []
+    for pos in torch.topk(flat, k).indices.tolist():
+        idx = tuple(int(v) for v in torch.unravel_index(torch.tensor(pos), ref.shape)) if ref.dim() else ()
+        rows.append({"output": i, "index": list(idx), "expected": _scalar(ref[idx]), "got": _scalar(out[idx])})
+    return rows
 
 
 def as_list(value: Any) -> list[Any]:
@@ -100,7 +122,8 @@ def _nonfinite_check(i: int, ref, out) -> Check | None:
             first = tuple(int(x) for x in diff.nonzero()[0].tolist())
             return Check(Verdict.NAN_MISMATCH,
                          f"output {i}: {name} pattern differs from the reference at {n} element(s), first at "
-                         f"index {list(first)} (reference {r[first].item()!r}, candidate {o[first].item()!r})")
+                         f"index {list(first)} (reference {r[first].item()!r}, candidate {o[first].item()!r})",
+                         worst=[] if ref.is_complex() else _worst(i, ref, out, diff.to(torch.float64), diff))
     return None
 
 
@@ -117,7 +140,8 @@ def _value_check(i: int, ref, out, overrides, tol_dtype=None) -> Check:
             return Check(Verdict.VALUE_MISMATCH,
                          f"output {i}: {n}/{r.numel()} elements differ (exact match required for "
                          f"{dtype_name(ref.dtype)}), first at {first}: reference {r[tuple(first)].item()}, "
-                         f"candidate {o[tuple(first)].item()}", abs_err, None, frac)
+                         f"candidate {o[tuple(first)].item()}", abs_err, None, frac,
+                         _worst(i, ref, out, (r - o).abs().to(torch.float64), bad))
         return Check(Verdict.OK, "", abs_err, 0.0, 0.0)
     atol, rtol = tolerance_for(tol_dtype or ref.dtype, overrides)
     wide = torch.complex128 if ref.is_complex() else torch.float64
@@ -136,10 +160,11 @@ def _value_check(i: int, ref, out, overrides, tol_dtype=None) -> Check:
                      f"output {i}: {n}/{r.numel()} elements outside tolerance (atol={atol:g}, rtol={rtol:g}, "
                      f"{dtype_name(ref.dtype)}); max abs err {max_abs:.3g}, max rel err {max_rel:.3g}; first at "
                      f"{list(first)}: reference {ref[first].item()!r}, candidate {out[first].item()!r}",
-                     max_abs, max_rel, frac)
+                     max_abs, max_rel, frac, _worst(i, ref, out, abs_d, bad))
     whole = _whole_tensor_check(i, r, o, finite, abs_d, tol_dtype or ref.dtype)
     if whole:
-        return Check(Verdict.VALUE_MISMATCH, whole, max_abs, max_rel, frac)
+        return Check(Verdict.VALUE_MISMATCH, whole, max_abs, max_rel, frac,
+                     _worst(i, ref, out, abs_d, abs_d > 0))
     return Check(Verdict.OK, "", max_abs, max_rel, 0.0)
 
 

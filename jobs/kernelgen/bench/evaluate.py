@@ -101,6 +101,12 @@ def plan(tasks: Sequence[Task], candidates: Sequence[Candidate], settings: EvalS
     return out
 
 
+def _case_text(case: TestCase) -> dict[str, str]:
+    """The case's parameters as the CSV writes them (clipped: a case may list long shapes)."""
+    cells = case.raw or {k: repr(v) for k, v in case.values.items()}
+    return {str(k): str(v)[:200] for k, v in cells.items()}
+
+
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
@@ -149,7 +155,8 @@ class Evaluator:
             versions=self.versions, seconds=round(seconds, 3), finished_at=_now(),
             dtype=str((case.raw or {}).get("dtype") or case.values.get("dtype") or ""),
             task_sha256=self._task_sha(task), diagnostics=list(res.diagnostics[-12:]) if res and
-            verdict != Verdict.OK else [])
+            verdict != Verdict.OK else [],
+            case=_case_text(case) if verdict != Verdict.OK else {}, worst=list(res.worst) if res else [])
         self.log.append(rec)
         with self._lock:
             self.outcome.evaluated += 1

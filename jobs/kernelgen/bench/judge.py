@@ -47,9 +47,10 @@ class Row(dict):
 
 
 class Outcome(Exception):
-    def __init__(self, verdict: str, message: str, diagnostics: list[str] | None = None):
+    def __init__(self, verdict: str, message: str, diagnostics: list[str] | None = None, **errors: object):
         super().__init__(message)
         self.verdict, self.message, self.diagnostics = verdict, message, diagnostics or []
+        self.errors = errors   # a failed comparison's magnitudes and largest differences, for the record
 
 
 def _one_line(e: BaseException) -> str:
@@ -233,7 +234,9 @@ def compare_outputs(job: dict) -> dict:
         check = compare(ref_all, out_all, tolerances=job.get("tolerances") or None,
                         custom_check=custom_check if not mutated[d] else None, row=row, declared_dtype=declared)
         if check.verdict.value != "ok":
-            raise Outcome(check.verdict.value, check.message + _which(call, k))
+            raise Outcome(check.verdict.value, check.message + _which(call, k), max_abs_err=check.max_abs_err,
+                          max_rel_err=check.max_rel_err, mismatch_fraction=check.mismatch_fraction,
+                          worst=check.worst)
         worst = check if worst is None or (check.max_abs_err or 0) > (worst.max_abs_err or 0) else worst
         if call.get("timed"):
             ms = meta.get("ms")
@@ -266,7 +269,7 @@ def execute(role: str, job: dict) -> dict:
     try:
         result = prepare(job) if role == "prepare" else compare_outputs(job)
     except Outcome as o:
-        result = {"verdict": o.verdict, "message": o.message, "diagnostics": o.diagnostics}
+        result = {**o.errors, "verdict": o.verdict, "message": o.message, "diagnostics": o.diagnostics}
     except BaseException as e:  # noqa: BLE001 - the judge's own failure: infrastructure, never the candidate's
         result = {"verdict": "infra_error", "message": f"judge {role} failed: {_one_line(e)}",
                   "diagnostics": traceback.format_exception(e)[-6:]}

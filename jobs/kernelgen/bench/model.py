@@ -175,6 +175,7 @@ class CaseResult:
     max_abs_err: float | None = None
     max_rel_err: float | None = None
     mismatch_fraction: float | None = None  # share of elements outside tolerance
+    worst: list[dict] = field(default_factory=list)           # largest differences (output, index, expected, got)
     candidate_ms: list[float] = field(default_factory=list)   # raw per-trial times, candidate
     baseline_ms: list[float] = field(default_factory=list)    # raw per-trial times, reference model
     diagnostics: list[str] = field(default_factory=list)      # simulator warnings, stderr tail
@@ -185,7 +186,7 @@ class CaseResult:
 # keys already present):
 #   candidates.jsonl   one CandidateRecord per (task_id, sample)
 #   records.jsonl      one EvalRecord per (task_id, case_id, sample)
-#   summary.json, report.md, report.html, manifest.json
+#   summary.json, report.md, report.html, tasks/<task>.html (a page per task), manifest.json
 
 
 @dataclass
@@ -233,6 +234,8 @@ class EvalRecord:
     task_sha256: str = ""         # hash of the task's files that define it (question, validation, api_desc)
     diagnostics: list[str] = field(default_factory=list)   # worker stderr tail / traceback lines when not ok
     dtype: str = ""               # the case's dtype column, if it has one (per-dtype breakdowns)
+    case: dict[str, str] = field(default_factory=dict)   # the case's parameters as written, when not ok
+    worst: list[dict] = field(default_factory=list)      # the largest differences, when the values mismatch
 
     @property
     def key(self) -> tuple[str, int, int]:

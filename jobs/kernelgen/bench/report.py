@@ -1,4 +1,4 @@
-"""Reports: summary.json, report.md (tables) and report.html (self-contained; matplotlib plots as data URIs)."""
+"""Reports: summary.json, report.md (tables), report.html (matplotlib plots as data URIs) and its per-task pages."""
 from __future__ import annotations
 
 import base64
@@ -6,9 +6,11 @@ import html
 import io
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 from .metrics import pass_at_k
+from .model import EvalRecord
+from .report_tasks import TASK_DIR, write_task_pages
 
 
 def _pct(x: float | None) -> str:
@@ -166,7 +168,20 @@ def _md_table_to_html(lines: list[str]) -> str:
             "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>" for r in body) + "</table>")
 
 
-def render_html(summary: dict) -> str:
+def _tasks_table(per_task: list[dict], links: dict[str, str]) -> str:
+    """Tasks with a link to each one's page (tasks/<task>.html) where it was written."""
+    rows = []
+    for t in per_task:
+        name = html.escape(t["task_id"])
+        cell = f"<a href='{html.escape(links[t['task_id']])}'>{name}</a>" if t["task_id"] in links else name
+        verdicts = html.escape(", ".join(f"{k}: {v}" for k, v in sorted(t["verdicts"].items())))
+        rows.append(f"<tr><td>{cell}</td><td>{t['level']}</td><td>{t['n']}</td><td>{t['correct']}</td>"
+                    f"<td>{verdicts}</td></tr>")
+    return ("<table><tr><th>task</th><th>level</th><th>n</th><th>correct</th><th>verdicts</th></tr>"
+            + "".join(rows) + "</table>")
+
+
+def render_html(summary: dict, task_links: dict[str, str] | None = None) -> str:
     m = summary["metrics"]
     parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>BenchRun {html.escape(summary['run'])}</title>"
              f"<style>{_CSS}</style></head><body><h1>BenchRun <code>{html.escape(summary['run'])}</code></h1>"]
@@ -180,20 +195,22 @@ def render_html(summary: dict) -> str:
             parts.append(f"<h2>{html.escape(title)}</h2><img alt='{html.escape(title)}' src='{uri}'>")
     except ImportError as e:  # matplotlib is in the bench extra; say so instead of failing the report
         parts.append(f"<p class='note'>Plots unavailable: {html.escape(str(e))}</p>")
-    tasks = ["| task | level | n | correct | verdicts |", "|---|---|---|---|---|"] + [
-        f"| {t['task_id']} | {t['level']} | {t['n']} | {t['correct']} | "
-        f"{', '.join(f'{k}: {v}' for k, v in sorted(t['verdicts'].items()))} |" for t in m["per_task"]]
     if m["per_task"]:
-        parts.append("<h2>Tasks</h2>" + _md_table_to_html(tasks))
+        parts.append("<h2>Tasks</h2>" + _tasks_table(m["per_task"], task_links or {}))
     parts.append("</body></html>")
     return "\n".join(parts)
 
 
-def write_reports(out_dir: Path, summary: dict[str, Any]) -> dict[str, Path]:
+def write_reports(out_dir: Path, summary: dict[str, Any],
+                  records: Iterable[EvalRecord] = ()) -> dict[str, Path]:
+    """summary.json, report.md, report.html and, from `records`, a page per task under tasks/."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = {"summary": write_summary(out_dir, summary)}
-    for name, text in (("report.md", render_markdown(summary)), ("report.html", render_html(summary))):
+    links = write_task_pages(out_dir, summary["run"], records)
+    if links:
+        paths[TASK_DIR] = out_dir / TASK_DIR
+    for name, text in (("report.md", render_markdown(summary)), ("report.html", render_html(summary, links))):
         p = out_dir / name
         tmp = p.with_suffix(p.suffix + ".tmp")
         tmp.write_text(text, encoding="utf-8")

@@ -181,13 +181,13 @@ def stage_report(spec: Any, *, progress: StageHooks | None = None) -> RunResult:
     except (OSError, ValueError, KeyError, TypeError):
         summary["seed"] = spec.spec.evaluation.seed
     result.summary = summary
-    result.report_paths = write_reports(rd.path, summary)
+    result.report_paths = write_reports(rd.path, summary, records)
     try:
         if not rd.remote:
             write_manifest(rd.store, extra={"kind": "BenchRun", "name": spec.metadata.name})
     except Exception as e:  # the manifest is provenance; its failure is reported, the results stand
         result.messages.append(f"manifest not written: {e}")
-    rd.push("summary.json", "report.md", "report.html")
+    rd.push("summary.json", "report.md", "report.html", "tasks")
     if rd.remote:
         write_manifest(rd.store, extra={"kind": "BenchRun", "name": spec.metadata.name})
     if notes and not records:

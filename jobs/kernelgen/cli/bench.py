@@ -68,13 +68,18 @@ class _RichProgress:
             self.bar.advance(self.ids[stage], n)
 
 
-def _finish(result: Any, *, quiet: bool = False) -> None:
+JSON_HELP = "Print summary.json to stdout instead of the table (everything else goes to stderr)."
+
+
+def _finish(result: Any, *, quiet: bool = False, as_json: bool = False) -> None:
     for m in result.messages:
         err.print(m, markup=False, highlight=False, soft_wrap=True)
-    if result.summary and not quiet:
+    if as_json:
+        typer.echo(json.dumps(result.summary or {}, sort_keys=True, default=str))
+    elif result.summary and not quiet:
         _print_summary(result.summary)
     for name, p in result.report_paths.items():
-        console.print(f"{name}: {p}", markup=False, highlight=False, soft_wrap=True)
+        (err if as_json else console).print(f"{name}: {p}", markup=False, highlight=False, soft_wrap=True)
     raise typer.Exit(result.exit_code)
 
 
@@ -120,6 +125,7 @@ def run_cmd(
     seed: Optional[int] = typer.Option(None, "--seed", help="Input seed (default: a fresh one per run, recorded "
                                                               "in seed.json; set it to reproduce a run)."),
     no_progress: bool = typer.Option(False, "--no-progress", help="No progress bars."),
+    as_json: bool = typer.Option(False, "--json", help=JSON_HELP),
     dry_run: bool = typer.Option(False, "--dry-run", help="ascend backend: print the exact command sequence per "
                                  "task (build, checks, run environment) and run nothing."),
     runs_root: Optional[str] = typer.Option(None, "--runs-root", help="Where referenced runs (generator.model."
@@ -147,7 +153,7 @@ def run_cmd(
         err.print(f"error: {e}", markup=False, highlight=False, soft_wrap=True)
         raise typer.Exit(1) from None
     _publish(spec, result)
-    _finish(result)
+    _finish(result, as_json=as_json)
 
 
 @app.command("generate")
@@ -209,6 +215,7 @@ def evaluate_cmd(
 def report_cmd(
     spec_file: Optional[Path] = typer.Option(None, "--spec", "-f", help="BenchRun spec YAML."),
     run_dir: Optional[Path] = typer.Option(None, "--run-dir", help="A local run directory (without --spec)."),
+    as_json: bool = typer.Option(False, "--json", help=JSON_HELP),
 ) -> None:
     """Stage entrypoint and local command: recompute metrics and write summary.json, report.md, report.html."""
     from kernelgen.bench.run import stage_report
@@ -221,7 +228,7 @@ def report_cmd(
         spec = _spec_for_dir(run_dir)
     result = stage_report(spec)
     _publish(spec, result)
-    _finish(result)
+    _finish(result, as_json=as_json)
 
 
 def _publish(spec: Any, result: Any) -> None:
@@ -258,6 +265,7 @@ def diff_cmd(
     out: Optional[Path] = typer.Option(None, "--out", "-o", help="Also write diff.md, diff.html and diff.json here."),
     bootstrap: int = typer.Option(1000, "--bootstrap", min=0, help="Bootstrap resamples (0: no intervals)."),
     confidence: float = typer.Option(0.95, "--confidence", min=0.5, max=0.999, help="Confidence level."),
+    as_json: bool = typer.Option(False, "--json", help="Print diff.json's content instead of the tables."),
 ) -> None:
     """Compare BenchRuns: the paper's Table 2 layout, then per level and overall compile rate, exec rate, pass@k,
     fast_p and speedup of each run against the one before it, with paired bootstrap CIs and the flipped tasks."""
@@ -276,7 +284,10 @@ def diff_cmd(
         raise typer.Exit(2) from None
     diffs = [bdiff.diff(a, b, samples=bootstrap, confidence=confidence) for a, b in zip(loaded, loaded[1:])]
     text = bdiff.render_markdown(loaded, diffs)
-    typer.echo(text, nl=False)
+    if as_json:
+        typer.echo(json.dumps(bdiff.to_json(loaded, diffs), indent=2))
+    else:
+        typer.echo(text, nl=False)
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
         (out / "diff.md").write_text(text, encoding="utf-8")

@@ -39,16 +39,36 @@ LENIENT_HELP = ("Keep truncated teacher answers and answers without <think> (smo
                 "small maxTokens); flagged in the stats, never the default.")
 
 
+class _TeacherBar:
+    """One rich bar over the teacher's generations, with ETA; its total grows as stages send prompts."""
+
+    def __init__(self, enabled: bool):
+        from rich.console import Console
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
+                                   TimeRemainingColumn)
+        self.bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                            TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
+                            console=Console(stderr=True), disable=not enabled)
+        self.task = self.bar.add_task("teacher", total=0)
+
+    def __call__(self, stage: str, answered: int, asked: int) -> None:
+        total = self.bar.tasks[0].total or 0
+        self.bar.update(self.task, description=f"teacher answers ({stage})", total=total + asked, advance=answered)
+
+
 @app.command("run")
 def run(
     file: Path = typer.Option(..., "--file", "-f", help="CoTBuild spec YAML."),
     lenient: bool = typer.Option(False, "--lenient", help=LENIENT_HELP),
+    no_progress: bool = typer.Option(False, "--no-progress", help="No progress bar."),
 ) -> None:
     """Build the whole dataset in this process; prints the record counts per kind and the drops per stage."""
     from kernelgen.cot import pipeline
 
     res = _load(file)
-    summary = pipeline.run(res, _options(lenient))
+    ui = _TeacherBar(enabled=not no_progress)
+    with ui.bar:
+        summary = pipeline.run(res, _options(lenient), progress=ui)
     _report(res, summary)
     typer.echo(json.dumps({"name": summary["name"], "records": summary["records"], "by_kind": summary["by_kind"],
                            "teacher": summary["teacher"],

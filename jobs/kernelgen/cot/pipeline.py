@@ -16,7 +16,7 @@ import logging
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from kernelgen.generate.engine import SamplingParams
 from kernelgen.storage import fetch, open_output
@@ -31,6 +31,7 @@ from .records import CoTRecord, StageStats
 from .teacher import Teacher, TeacherCache
 
 log = logging.getLogger(__name__)
+Progress = Callable[[str, int, int], None]   # (stage, answers generated, prompts sent to the teacher)
 
 
 @dataclass
@@ -111,8 +112,11 @@ def shard_prefix(shard: int) -> str:
 
 
 def build_shard(resource, shard: int = 0, shards: int = 1, options: Options | None = None,
-                engine_factory=None) -> dict[str, StageStats]:
-    """Run every stage on this shard's slice of the items and write its records and stats."""
+                engine_factory=None, progress: Progress | None = None) -> dict[str, StageStats]:
+    """Run every stage on this shard's slice of the items and write its records and stats.
+
+    `progress(stage, answered, asked)` hears of every prompt sent to the teacher and every answer it generates
+    (cached answers cost nothing and are not counted)."""
     spec = resource.spec
     options = options or Options()
     store = run_store(resource)
@@ -129,8 +133,10 @@ def build_shard(resource, shard: int = 0, shards: int = 1, options: Options | No
     params = SamplingParams(n=1, temperature=t.sampling.temperature, top_p=t.sampling.top_p,
                             max_tokens=t.sampling.max_tokens, seed=t.sampling.seed)   # one answer per prompt
     cache = TeacherCache(store, f"{prefix}/teacher-cache.jsonl")
+    current = {"stage": ""}
     teacher = Teacher(engine_factory or make_engine_factory(t), model_id(t), params, cache, retries=t.retries,
-                      token_budget=t.token_budget)
+                      token_budget=t.token_budget,
+                      on_progress=(lambda done, asked: progress(current["stage"], done, asked)) if progress else None)
     budget = budget_for(t)
     ctx = StageContext(teacher=teacher, spec=spec, options=options, decontam=make_decontaminator(spec),
                        work=Path("."), shard=shard, shards=shards, budget=budget)
@@ -144,6 +150,9 @@ def build_shard(resource, shard: int = 0, shards: int = 1, options: Options | No
 
         for stage in spec.effective_stages():
             log.info("stage %s (shard %d/%d)", stage, shard, shards)
+            current["stage"] = stage
+            if progress:
+                progress(stage, 0, 0)
             if stage == "docs":
                 records += run_docs(ctx, srcs["docs"])
             elif stage == "kernel":
@@ -245,7 +254,8 @@ def merge(resource, shards: int | None = None, allowed_failed: int | None = None
     return summary
 
 
-def run(resource, options: Options | None = None, engine_factory=None) -> dict[str, Any]:
+def run(resource, options: Options | None = None, engine_factory=None,
+        progress: Progress | None = None) -> dict[str, Any]:
     """The local, single-process build: one shard, then merge."""
-    build_shard(resource, 0, 1, options, engine_factory)
+    build_shard(resource, 0, 1, options, engine_factory, progress)
     return merge(resource, shards=1, allowed_failed=0)

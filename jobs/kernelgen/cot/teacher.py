@@ -78,8 +78,10 @@ class Teacher:
     """Asks a batch of requests; answers come from the cache when present, else from the engine."""
 
     def __init__(self, engine_factory: Callable[[], Any], model_id: str, params: SamplingParams, cache: TeacherCache,
-                 *, retries: int = 3, token_budget: int | None = None, batch_size: int = 16):
+                 *, retries: int = 3, token_budget: int | None = None, batch_size: int = 16,
+                 on_progress: Callable[[int, int], None] | None = None):
         self._factory = engine_factory
+        self._on_progress = on_progress   # (answers generated, prompts newly sent to the engine): progress bars
         self._engine = None
         self.model_id = model_id
         self.params = params
@@ -140,6 +142,8 @@ class Teacher:
             else:
                 todo.setdefault(h, []).append(req)
         hashes = list(todo)
+        if self._on_progress and hashes:
+            self._on_progress(0, len(hashes))
         for start in range(0, len(hashes), self.batch_size):
             if not self.budget_left():
                 log.warning("teacher token budget %s spent; %d prompts left unanswered",
@@ -157,6 +161,8 @@ class Teacher:
                     self.cache.put(entry)
                 self.calls += 1
                 self.spent += comp.completion_tokens
+                if self._on_progress:
+                    self._on_progress(1, 0)
                 for req in reqs_h:
                     out[req.key] = self._reply(entry, attempt, cached=False)
         return out

@@ -30,6 +30,26 @@ def owns_activation_checkpointing() -> bool:
     return enabled() and _flag("FSDP_ACTIVATION_CHECKPOINTING")
 
 
+CHECKPOINTING_KEYS = ("activation_checkpointing", "gradient_checkpointing")
+
+
+def choose_activation_checkpointing(trl_extra: dict[str, Any]) -> dict[str, Any] | None:
+    """Under FSDP only FSDP's activation checkpointing runs (the Trainer's would add an all-gather per layer in
+    the backward, and transformers refuses both). `hyperparameters.extra.activation_checkpointing` (or its old
+    name) switches FSDP's on or off: it is taken out of the trl fields and put where accelerate's FSDP plugin
+    reads it when the Trainer creates it. Returns the choice and why (None when FSDP is off)."""
+    if not enabled():
+        return None
+    for key in CHECKPOINTING_KEYS:
+        if key in trl_extra:
+            on = bool(trl_extra.pop(key))
+            for other in CHECKPOINTING_KEYS:
+                trl_extra.pop(other, None)
+            os.environ["FSDP_ACTIVATION_CHECKPOINTING"] = str(on).lower()
+            return {"activation_checkpointing": on, "why": f"set in hyperparameters.extra ({key}), FSDP's"}
+    return {"activation_checkpointing": owns_activation_checkpointing(), "why": "the accelerate config, FSDP's"}
+
+
 @contextlib.contextmanager
 def every_rank_loads() -> Iterator[None]:
     """Turn RAM-efficient loading off for one load: every rank reads the real weights."""

@@ -171,8 +171,8 @@ def build_config(spec: Any, s: settings.Settings, device: str, work: Path) -> An
         report_to="none",
         bf16=device != "cpu",
         use_cpu=device == "cpu",
-        # FSDP's own activation checkpointing (configs/fsdp.yaml) replaces the Trainer's, which refuses both.
-        **{_CKPT_FIELD: device != "cpu" and not fsdp.owns_activation_checkpointing()},
+        # Under FSDP only FSDP's own activation checkpointing runs (fsdp.choose_activation_checkpointing).
+        **{_CKPT_FIELD: device != "cpu" and not fsdp.enabled()},
         include_num_input_tokens_seen="non_padding",
         dataloader_num_workers=0,
     )
@@ -235,6 +235,11 @@ def run(tr: Any, *, workdir: Path | None = None) -> dict[str, Any]:
 
     choice = fast_path(s, device, AutoConfig.from_pretrained(base).model_type)
     log.info("fast path: use_liger_kernel=%s (%s)", choice["use_liger_kernel"], choice["why"])
+    checkpointing = fsdp.choose_activation_checkpointing(s.trl_extra)
+    if checkpointing is not None:
+        choice["activation_checkpointing"] = checkpointing
+        log.info("FSDP activation checkpointing: %s (%s)", checkpointing["activation_checkpointing"],
+                 checkpointing["why"])
     # The trainer config first: it starts the process group, so that under FSDP with RAM-efficient loading only
     # local rank 0 reads the weights (the others get placeholders that accelerate fills from rank 0).
     config = build_config(spec, s, device, work)

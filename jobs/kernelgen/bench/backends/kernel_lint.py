@@ -12,6 +12,10 @@ Errors are constructs the guide rules out; warnings are uses whose verdict on th
 (std:: math, std::min/max, placement new, exceptions, overload-ambiguous recursion). The scan uses tree-sitter-cpp
 (comments and string literals never match); without it, a regex scan over comment/string-blanked text covers every
 rule except recursion. Code inside `#ifdef __CCE_KT_TEST__` / `ASCENDC_CPU_DEBUG` branches is CPU-only and skipped.
+
+Against evasion (issue 15): with `expand_macros` the compiled sources are linted a second time with the candidate's
+own macros expanded (macro_expand.py), `namespace x = std` aliases count as `std`, and inline assembly is an error.
+`lint_host_sources` holds op_host to the host rules only (inline assembly): ordinary C++ is fine on the host.
 """
 from __future__ import annotations
 
@@ -39,7 +43,13 @@ RULE_CLASS: dict[str, CompileErrorClass] = {
     "stl": CompileErrorClass.SCOPE,
     "host-io": CompileErrorClass.SCOPE,
     "host-call": CompileErrorClass.SCOPE,
+    "inline-asm": CompileErrorClass.SCOPE,
+    "preprocess": CompileErrorClass.OTHER,
 }
+# what op_host code is held to: ordinary C++ is fine on the host, but inline assembly would reach the kernel
+# (raw syscalls) past the host objects' symbol deny-list (symbols.host_violations)
+HOST_RULES = frozenset({"inline-asm", "preprocess"})
+COMPILED_SUFFIXES = (".cpp", ".cc", ".cxx", ".c")
 
 # std:: types: heap-backed containers, strings, streams, smart pointers, std::function and std::tuple (named by the guide)
 STL_ERROR_TYPES = frozenset([
@@ -112,8 +122,52 @@ class LintResult:
 
 
 # ------------------------------------------------------------------------------------------------ entry point --
-def lint_kernel_sources(sources: dict[str, str], prefix: str = "op_kernel/") -> LintResult:
-    """Lint the candidate's op_kernel sources ({path relative to op_kernel: text}); findings sorted by position."""
+def lint_kernel_sources(sources: dict[str, str], prefix: str = "op_kernel/", expand_macros: bool = False) -> LintResult:
+    """Lint the candidate's op_kernel sources ({path relative to op_kernel: text}); findings sorted by position.
+
+    expand_macros: also lint each compiled source with the candidate's own macros expanded (macro_expand; runs the
+    preprocessor in the build sandbox), so `#define` cannot hide a construct; its findings point at the use."""
+    res = _lint_raw(sources, prefix)
+    if expand_macros:
+        res.findings.extend(_expanded_findings(sources, prefix, res.findings))
+    res.findings = sorted(set(res.findings), key=lambda f: (f.severity != "error", f.file, f.line, f.col, f.rule))
+    return res
+
+
+def lint_host_sources(sources: dict[str, str], prefix: str = "op_host/", expand_macros: bool = False) -> LintResult:
+    """The host rules (HOST_RULES) over the candidate's op_host sources, raw and (optionally) macro-expanded."""
+    res = lint_kernel_sources(sources, prefix, expand_macros)
+    res.findings = [f for f in res.findings if f.rule in HOST_RULES]
+    return res
+
+
+def _expanded_findings(sources: dict[str, str], prefix: str, raw: list[Finding]) -> list[Finding]:
+    from .macro_expand import ExpandError, expand
+    srcs = {rel: text for rel, text in sources.items() if rel.lower().endswith(SOURCE_SUFFIXES)}
+    units = [rel for rel in srcs if rel.lower().endswith(COMPILED_SUFFIXES)]
+    if not units:
+        return []
+    try:
+        expanded = expand(srcs)
+    except ExpandError as e:
+        return [Finding(prefix + sorted(units)[0], 1, 1, "preprocess", "error",
+                        f"{e} (sources are linted after macro expansion; fix the preprocessor error)")]
+    seen = {(f.file, f.line, f.rule) for f in raw}
+    out = []
+    lint = _lint_raw({rel: expanded[rel].text for rel in units}, prefix)
+    for f in lint.findings:
+        rel = f.file[len(prefix):]
+        line_idx = f.line - 1
+        origin = expanded[rel].origin
+        ofile, oline = origin[line_idx] if 0 <= line_idx < len(origin) else ("", 0)
+        if not ofile or (prefix + ofile, oline, f.rule) in seen:
+            continue
+        seen.add((prefix + ofile, oline, f.rule))
+        out.append(Finding(prefix + ofile, oline, f.col, f.rule, f.severity, f"{f.message} (after macro expansion)"))
+    return out
+
+
+def _lint_raw(sources: dict[str, str], prefix: str) -> LintResult:
     srcs = {rel: text for rel, text in sources.items() if rel.lower().endswith(SOURCE_SUFFIXES)}
     ts = parser()
     if ts is None:
@@ -129,7 +183,6 @@ def lint_kernel_sources(sources: dict[str, str], prefix: str = "op_kernel/") -> 
             res = LintResult(backend="regex")
             for rel, text in sorted(srcs.items()):
                 res.findings.extend(_regex_lint(prefix + rel, text))
-    res.findings = sorted(set(res.findings), key=lambda f: (f.severity != "error", f.file, f.line, f.col, f.rule))
     return res
 
 
@@ -175,6 +228,7 @@ class _TreeLint:
         self.funcs: list[_Func] = []
         self.classes: dict[str, set[str]] = {}    # class name -> member function names
         self.using_std = False
+        self.std_aliases: set[str] = set()   # `namespace s = std;`: s::vector is std::vector
 
     def add(self, file: str, node, rule: str, severity: str, message: str) -> None:
         if self._cpu_only(node):
@@ -273,6 +327,11 @@ class _TreeLint:
         for n in walk(root):
             if n.type == "using_declaration" and re.sub(r"\s+", " ", _txt(n)).startswith("using namespace std"):
                 self.using_std = True
+            if n.type == "namespace_alias_definition":
+                nm = n.child_by_field_name("name")
+                target = n.named_children[-1] if n.named_children else None
+                if nm is not None and target is not None and _txt(target).replace(" ", "").lstrip(":") == "std":
+                    self.std_aliases.add(_txt(nm))
             if n.type not in ("function_definition", "field_declaration", "declaration"):
                 continue
             name_node, fdecl = self._decl_name(n.child_by_field_name("declarator"))
@@ -326,6 +385,9 @@ class _TreeLint:
                     self.add(file, n, "dynamic-allocation", "error",
                              "dynamic memory allocation ('new') is not supported in AscendC device code; "
                              "use TPipe/TQue/TBuf buffers")
+            elif t == "gnu_asm_expression":
+                self.add(file, n, "inline-asm", "error",
+                         "inline assembly is not allowed in candidate code (it reaches the system past every check)")
             elif t == "delete_expression":
                 self.add(file, n, "dynamic-allocation", "error",
                          "dynamic memory release ('delete') is not supported in AscendC device code")
@@ -357,8 +419,11 @@ class _TreeLint:
             n = n.parent
         return False
 
+    def _unalias(self, parts: list[str]) -> list[str]:
+        return ["std", *parts[1:]] if parts and parts[0] in self.std_aliases else parts
+
     def _qualified(self, file: str, n) -> None:
-        parts = [p.strip() for p in re.sub(r"<.*", "", re.sub(r"\s+", "", _txt(n))).split("::")]
+        parts = self._unalias([p.strip() for p in re.sub(r"<.*", "", re.sub(r"\s+", "", _txt(n))).split("::")])
         if len(parts) < 2 or parts[0] not in ("std", ""):
             return
         if parts[0] == "" and parts[1] == "std":
@@ -404,7 +469,7 @@ class _TreeLint:
             return
         flat = re.sub(r"\s+", "", _txt(fn))
         flat = re.sub(r"<.*", "", flat)
-        parts = flat.split("::")
+        parts = self._unalias(flat.split("::"))
         if parts[0] == "" and len(parts) == 2:     # ::name
             name = parts[1]
             if name in ALLOC_FUNCS:
@@ -603,6 +668,8 @@ _REGEX_RULES: list[tuple[str, str, re.Pattern[str], str]] = [
     ("host-io", "error", re.compile(r"\bstd\s*::\s*(" + "|".join(sorted(IO_STREAMS)) + r")\b"),
      "iostreams are host-only; use AscendC::printf/PRINTF or DumpTensor in kernel code"),
     ("typeid", "error", re.compile(r"\b(typeid)\s*\("), "runtime 'typeid' is not supported in AscendC device code"),
+    ("inline-asm", "error", re.compile(r"\b(asm|__asm__|__asm)\b\s*(?:volatile|__volatile__|goto|inline|\s)*\("),
+     "inline assembly is not allowed in candidate code (it reaches the system past every check)"),
     ("host-call", "warning", re.compile(r"\bstd\s*::\s*(" + "|".join(sorted(STD_MATH | STD_UTIL_WARN)) + r")\s*\("),
      "host standard-library function in device code"),
 ]

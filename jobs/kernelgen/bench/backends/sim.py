@@ -79,7 +79,8 @@ def sim_sources_hash() -> str:
 def backend_sources_hash() -> str:
     """The build driver's own code (source rewriting, generated TUs, the device-code lint): part of the whole-build key."""
     here = Path(__file__).resolve().parent
-    return _sha(*(p.read_text() for p in (here / "sim.py", here / "sim_cube.py", here / "kernel_lint.py")))[:16]
+    return _sha(*(p.read_text() for p in (here / "sim.py", here / "sim_cube.py", here / "kernel_lint.py",
+                                           here / "macro_expand.py")))[:16]
 
 
 @functools.lru_cache(maxsize=None)
@@ -568,6 +569,11 @@ class SimBackend(Backend):
         if not host_srcs:
             raise BuildError("error: no op_host/*.cpp in the candidate or the task's question template",
                              error_class=CompileErrorClass.OTHER)
+        host_lint = kernel_lint.lint_host_sources(
+            {p.relative_to(host_dir).as_posix(): p.read_text(errors="replace") for p in host_dir.rglob("*") if p.is_file()},
+            expand_macros=True)
+        if host_lint.errors:   # inline assembly would reach the kernel past the host symbol checks below
+            raise BuildError(host_lint.render("error"), error_class=host_lint.error_class)
         host_ctx = _sha(*(f"{p.name}\n{p.read_text(errors='replace')}" for p in sorted(host_dir.iterdir()) if p.is_file()))
         hflags = [binding_std_flag(), "-O1", "-fPIC", "-w", f"-I{SIM_INCLUDE}", f"-I{host_dir}"]
         host_objs = []
@@ -613,7 +619,8 @@ class SimBackend(Backend):
             dst = kwork / rel
             dst.parent.mkdir(parents=True, exist_ok=True)
             dst.write_text(preprocess_kernel(text, task.kernel_name if p == main_k else None))
-        lint = kernel_lint.lint_kernel_sources({p.relative_to(kdir).as_posix(): p.read_text(errors="replace") for p in kfiles})
+        lint = kernel_lint.lint_kernel_sources({p.relative_to(kdir).as_posix(): p.read_text(errors="replace") for p in kfiles},
+                                               expand_macros=True)
         if lint.errors:   # device C++ restrictions bisheng enforces and g++ does not (virtual, new/malloc, STL, recursion)
             raise BuildError(lint.render(), error_class=lint.error_class)
         log.extend(str(w) for w in lint.warnings)

@@ -1,9 +1,12 @@
 // ascsim host side: the OpDef prototype DSL, OP_ADD, and the op-impl registry (IMPL_OP_OPTILING & co).
 #ifndef ASCSIM_ASCSIM_HOST_OPDEF_H_
 #define ASCSIM_ASCSIM_HOST_OPDEF_H_
+#include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 #include "gert.h"
@@ -24,8 +27,10 @@ public:
     OpParamDef& Format(std::vector<ge::Format> f) { formats_ = std::move(f); return *this; }
     OpParamDef& FormatList(std::vector<ge::Format> f) { formats_ = std::move(f); return *this; }
     OpParamDef& UnknownShapeFormat(std::vector<ge::Format> f) { if (formats_.empty()) formats_ = std::move(f); return *this; }
-    OpParamDef& ValueDepend(Option) { return *this; }
-    OpParamDef& ValueDepend(Option, DependScope) { return *this; }
+    // A data-dependent input: the only kind whose data the tiling/infer-shape contexts hand to host code (as on CANN,
+    // where other inputs' tensors carry shape, format and dtype but a null data address).
+    OpParamDef& ValueDepend(Option) { value_depend_ = true; return *this; }
+    OpParamDef& ValueDepend(Option, DependScope) { value_depend_ = true; return *this; }
     OpParamDef& IgnoreContiguous() { return *this; }
     OpParamDef& AutoContiguous() { return *this; }
     OpParamDef& Scalar() { scalar_ = true; return *this; }
@@ -40,7 +45,7 @@ public:
     Option type_ = REQUIRED;
     std::vector<ge::DataType> dtypes_;
     std::vector<ge::Format> formats_;
-    bool scalar_ = false, scalar_list_ = false, list_ = false;
+    bool scalar_ = false, scalar_list_ = false, list_ = false, value_depend_ = false;
     std::string follow_;
 };
 
@@ -158,8 +163,12 @@ public:
     template <class F> OpImplRegisterV2& InferDataType(F) { return *this; }
     template <class F> OpImplRegisterV2& InferShapeRange(F) { return *this; }
     template <class F> OpImplRegisterV2& InferOutDataType(F) { return *this; }
-    template <class... A> OpImplRegisterV2& InputsDataDependency(A...) { return *this; }
-    template <class... A> OpImplRegisterV2& TilingInputsDataDependency(A...) { return *this; }
+    // The other way to declare data-dependent inputs (by IR index), for ops registered through IMPL_OP.
+    OpImplRegisterV2& InputsDataDependency(std::initializer_list<int32_t> ir_inputs);
+    OpImplRegisterV2& TilingInputsDataDependency(std::initializer_list<int32_t> ir_inputs) { return InputsDataDependency(ir_inputs); }
+    template <class P> OpImplRegisterV2& TilingInputsDataDependency(std::initializer_list<int32_t> ir_inputs, P) {
+        return InputsDataDependency(ir_inputs);
+    }
     template <class... A> OpImplRegisterV2& PrivateAttr(A...) { return *this; }
     OpImplRegisterV2& OutputShapeDependOnCompute(std::initializer_list<int>) { return *this; }
 
@@ -178,6 +187,7 @@ namespace ascsim {
 struct OpImpl {
     gert::TilingKernelFunc tiling = nullptr;
     std::function<std::shared_ptr<void>(gert::OpCallInfo*)> parse;
+    std::set<int32_t> data_inputs;   // IR inputs declared data-dependent through InputsDataDependency
 };
 struct HostRegistry {
     std::map<std::string, std::unique_ptr<ops::OpDef>> opdefs;

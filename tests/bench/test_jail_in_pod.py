@@ -1,0 +1,57 @@
+"""What the jail needs inside a pod (docs/security.md, "Pods"): run by a non-root uid, as in the evaluate image, it
+builds its sandbox in a user namespace; the kernel then refuses its fresh /proc while a /proc path is overmounted,
+as container runtimes do unless the pod asks for ``procMount: Unmasked``. Needs root here, only to stage the uid and
+the overmount (the jail itself runs unprivileged)."""
+from __future__ import annotations
+
+import os
+import traceback  # noqa: F401  imported before the uid drop: the interpreter's files may be unreadable to uid 1000
+
+import pytest
+
+from kernelgen.bench import jail
+
+pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="staging another uid and an overmount needs root")
+POD_UID = 1000   # the images' USER (images/cpu/Dockerfile)
+
+
+def _jail_as_pod_user(mask_proc: bool) -> tuple[int, str]:
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(r)
+            if mask_proc:   # what runc does with the spec's readonlyPaths: /proc/sys bound read-only over itself
+                jail._check(jail._libc.unshare(jail.CLONE_NEWNS), "unshare")
+                jail._mount(None, "/", None, jail.MS_REC | jail.MS_PRIVATE)
+                jail._mount("/proc/sys", "/proc/sys", None, jail.MS_BIND)
+                jail._mount(None, "/proc/sys", None, jail.MS_BIND | jail.MS_REMOUNT | jail.MS_RDONLY)
+            os.setgroups([])
+            os.setresgid(POD_UID, POD_UID, POD_UID)
+            os.setresuid(POD_UID, POD_UID, POD_UID)
+            jail._prctl(jail.PR_SET_DUMPABLE, 1)   # as after an exec by that uid (a uid change clears it)
+            os.dup2(w, 2)
+            ok, _ = jail.available()
+            os.write(w, b"available" if ok else b"refused")
+            os._exit(0)
+        except BaseException as e:  # noqa: BLE001
+            os.write(w, f"setup failed: {e!r}".encode())
+            os._exit(1)
+    os.close(w)
+    out = b""
+    while chunk := os.read(r, 4096):
+        out += chunk
+    os.close(r)
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status), out.decode()
+
+
+def test_unprivileged_jail_builds_with_an_unmasked_proc():
+    rc, out = _jail_as_pod_user(mask_proc=False)
+    assert rc == 0 and out.endswith("available"), out
+
+
+def test_unprivileged_jail_is_refused_with_a_masked_proc():
+    rc, out = _jail_as_pod_user(mask_proc=True)
+    assert rc == 0 and out.endswith("refused"), out
+    assert "mount proc" in out and "Operation not permitted" in out, out
