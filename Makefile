@@ -69,7 +69,7 @@ test-py313:
 	set -e; [ -x $(VENV313)/bin/python ] || $(PYTHON) -m uv venv -q --seed --python $(PY313) $(VENV313); \
 	VIRTUAL_ENV=$(VENV313) $(PYTHON) -m uv sync -q --frozen --inexact --extra dev --active --python $(VENV313)/bin/python; \
 	PATH=$(VENV313)/bin:$$PATH VIRTUAL_ENV=$(VENV313) bash hack/run-tests.sh -q -p no:cacheprovider \
-	  tests/specs tests/storage tests/install tests/bench/test_metrics.py tests/bench/test_parse.py \
+	  tests/specs tests/storage tests/install tests/structure tests/bench/test_metrics.py tests/bench/test_parse.py \
 	  tests/bench/test_compare.py tests/bench/test_tasks.py tests/bench/test_candidates.py
 
 crds:

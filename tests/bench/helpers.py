@@ -14,7 +14,7 @@ import textwrap
 import time
 from pathlib import Path
 
-from kernelgen.bench.model import (Candidate, CompileErrorClass, CompileResult, RuntimeEnv, Task, Verdict,
+from kernelgen.bench.model import (Backend, Candidate, CompileErrorClass, CompileResult, RuntimeEnv, Task, Verdict,
                                    Workspace)
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -101,7 +101,7 @@ def candidate(task: Task, sample: int, body: str, *, kernel_src: str = "// kerne
                      files={f"op_kernel/{task.kernel_name}.cpp": kernel_src, STAND_IN_FILE: body})
 
 
-class PyStandInBackend:
+class PyStandInBackend(Backend):
     """Test-only boundary double for a kernel backend (see module docstring)."""
 
     name = "py-standin-test-double"

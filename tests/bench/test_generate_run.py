@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-import kernelgen.generate as generate
+from kernelgen.bench import generate_stage
 from kernelgen.bench.run import run
 from kernelgen.specs import load_spec
 
@@ -47,7 +47,7 @@ class FakeLLMEngine:
 @pytest.mark.slow
 def test_generate_then_evaluate(tmp_path, monkeypatch):
     engine = FakeLLMEngine()
-    monkeypatch.setattr(generate, "make_engine", lambda gen, **kw: engine)
+    monkeypatch.setattr(generate_stage, "make_engine", lambda gen, **kw: engine)
     make_task(tmp_path / "suite", "Add", "add")
     spec = load_spec({"apiVersion": "kernelgen.ai/v1alpha1", "kind": "BenchRun", "metadata": {"name": "gen"},
                       "spec": {"suite": {"uri": str(tmp_path / "suite")},

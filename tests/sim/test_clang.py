@@ -25,7 +25,7 @@ def clang_runner(tmp_path_factory):
     return Runner(be, tmp_path_factory.mktemp("clang"), timeout_s=300, memory_mib=8192)
 
 
-@pytest.mark.parametrize("src", ["tests/sim/cpp/api_test.cpp", "tests/sim_l23/cpp/l23_test.cpp"])
+@pytest.mark.parametrize("src", ["tests/sim/cpp/api_test.cpp", "tests/sim/cpp/cube_api_test.cpp"])
 def test_api_drivers_pass_under_clang(src):
     run_cpp_driver(REPO / src, cxx=CLANG)
 

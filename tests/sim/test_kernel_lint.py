@@ -240,10 +240,11 @@ def _assert_clean(sets):
         assert not res.warnings, f"{where}\n{res.render('warning')}"
 
 
-def test_builtin_and_l23_reference_answers_are_lint_clean():
+def test_builtin_and_mixed_test_task_answers_are_lint_clean():
+    data = REPO / "tests" / "sim" / "data"     # the simulator's own mixed (AIC + AIV) test tasks
     _assert_clean(_kernel_sets(BUILTIN_TASKS, "*/*/*/answer/0/op_kernel")
-                  + _kernel_sets(REPO / "tests" / "sim_l23" / "data", "*/*/*/answer/0/op_kernel")
-                  + _kernel_sets(REPO / "tests" / "sim_l23" / "data", "*/*/*/question/op_kernel"))
+                  + _kernel_sets(data, "level3/*/*/answer/0/op_kernel")
+                  + _kernel_sets(data, "level3/*/*/question/op_kernel"))
 
 
 def test_npukernelbench_sample_answers_are_lint_clean(fixture_root):

@@ -8,12 +8,12 @@ import pytest
 
 from kernelgen.bench.model import Verdict
 
-from .conftest import BUILTIN_TASKS, DEV_TASKS, FIXTURE_TASKS, answer_files, load
+from .conftest import BUILTIN_TASKS, DATA_TASKS, DEV_TASKS, FIXTURE_TASKS, answer_files, load
 from .mutants import MUTANTS, Mutant
 
 
 def _root(m: Mutant):
-    return {"fixture": FIXTURE_TASKS, "dev": DEV_TASKS, "builtin": BUILTIN_TASKS}[m.suite]
+    return {"fixture": FIXTURE_TASKS, "dev": DEV_TASKS, "builtin": BUILTIN_TASKS, "data": DATA_TASKS}[m.suite]
 
 
 def _apply(m: Mutant, files: dict[str, str]) -> dict[str, str]:
@@ -48,7 +48,8 @@ def mutant_outcomes(runner):
 
 
 def test_suite_is_large_enough():
-    assert len(MUTANTS) >= 25
+    assert len(MUTANTS) >= 40
+    assert {m.task.split("/")[0] for m in MUTANTS} == {"level1", "level2", "level3"}
     assert len({m.id for m in MUTANTS}) == len(MUTANTS)
 
 

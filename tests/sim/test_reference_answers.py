@@ -1,12 +1,13 @@
-"""Every level-1 task's reference answer (NPUKernelBench sample fixtures and our built-in suite) passes every test
-case in the sim backend. Tolerated non-OK verdicts are the dataset's own limitations: a few fixture cases draw
-integer inputs with torch.randn/rand, which CPU torch cannot do (the harness reports infra_error), and Arange's
-reference returns a different dtype than its pybind (accepted only when the values agree)."""
+"""Every task's reference answer (NPUKernelBench sample fixtures, our built-in suite, the simulator's own mixed test
+tasks in tests/sim/data), at every level, passes every test case in the sim backend. Tolerated non-OK verdicts are
+the dataset's own limitations: a few fixture cases draw integer inputs with torch.randn/rand, which CPU torch cannot
+do (the harness reports infra_error), and Arange's reference returns a different dtype than its pybind (accepted
+only when the values agree)."""
 import pytest
 
 from kernelgen.bench.model import Verdict
 
-from .conftest import BUILTIN_TASKS, FIXTURE_TASKS, answer_files, level_tasks, load
+from .conftest import BUILTIN_TASKS, DATA_TASKS, FIXTURE_TASKS, answer_files, level_tasks, load
 
 CPU_TORCH_CANNOT_GENERATE = "not implemented for"
 # Dataset quirk, not a simulator tolerance: Arange's reference Model returns torch.arange(start.item(), ...), whose
@@ -87,3 +88,30 @@ def test_builtin_level1_reference_passes(runner, path):
 
 def test_fixture_tasks_present_or_skipped(fixture_root):
     assert len(level_tasks(fixture_root, 1)) == 6
+
+
+def _ids(p):
+    return f"{p.parent.parent.name}/{p.name}"
+
+
+def test_builtin_suite_has_level_2_and_3_tasks():
+    assert level_tasks(BUILTIN_TASKS, 2) and level_tasks(BUILTIN_TASKS, 3)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", level_tasks(FIXTURE_TASKS, 2, 3), ids=_ids)
+def test_fixture_level23_reference_passes(runner, fixture_root, path):
+    _check_all_cases(runner, path)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", level_tasks(BUILTIN_TASKS, 2, 3), ids=_ids)
+def test_builtin_level23_reference_passes(runner, path):
+    _check_all_cases(runner, path)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", level_tasks(DATA_TASKS, 3), ids=_ids)
+def test_mixed_kernel_task_passes(runner, path):
+    """tests/sim/data/level3: 1 AIC + 2 AIV kernels handing tiles over through cross-core flags."""
+    _check_all_cases(runner, path)

@@ -5,7 +5,7 @@ import pytest
 
 from kernelgen.bench.model import Verdict
 
-from ..sim_l23.conftest import DATA_TASKS
+from .conftest import DATA_TASKS
 from .conftest import BUILTIN_TASKS, FIXTURE_TASKS, Runner, answer_files, level_tasks, load
 
 

@@ -218,9 +218,7 @@ class Evaluator:
                                memory_mib=s.memory_mib, scratch=scratch, tolerances=s.tolerances or None,
                                timing={"warmup": s.warmup, "trials": s.trials} if s.timing else None,
                                draws=s.draws or (2 if s.shape_mode == "static" else 1))
-                hook = getattr(self.backend, "after_case", None)
-                if hook is not None:   # backend-specific typed verdicts and device health (ascend: canary)
-                    res = hook(ws, c, res)
+                res = self.backend.after_case(ws, c, res)
             if not s.keep_workdirs:
                 shutil.rmtree(scratch, ignore_errors=True)
             if res.verdict == Verdict.INFRA_ERROR:
@@ -241,11 +239,10 @@ class Evaluator:
         if skipped and self.on_skip:
             self.on_skip(skipped)
         workers = self.settings.workers or max(1, min(os.cpu_count() or 1, 8))
-        warm_up = getattr(self.backend, "warm_up", None)
-        if callable(warm_up) and workers > 1 and len(work) > 1:
+        if workers > 1 and len(work) > 1:
             # shared build artefacts (precompiled headers) once, not once per concurrent first compile
             try:
-                warm_up(time.monotonic() + self.settings.compile_timeout_s)
+                self.backend.warm_up(time.monotonic() + self.settings.compile_timeout_s)
             except Exception:  # noqa: BLE001 - each compile then builds what it needs and reports its own error
                 pass
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="kg-eval") as pool:

@@ -130,7 +130,12 @@ class RuntimeEnv:
 
 @runtime_checkable
 class Backend(Protocol):
-    """prepare -> compile -> runtime_env; the harness runs cases in its sandboxed worker with that env."""
+    """prepare -> compile -> runtime_env; the harness runs cases in its sandboxed worker with that env.
+
+    A backend is registered by name in kernelgen.specs.backends (what it needs of the cluster, which spec fields
+    it reads) and lives in kernelgen.bench.backends.<name>. Backends subclass this protocol: the two hooks at the
+    end have defaults that do nothing, and a backend overrides those it needs.
+    """
 
     name: str
 
@@ -147,6 +152,18 @@ class Backend(Protocol):
     def compile(self, ws: Workspace, timeout_s: float) -> CompileResult: ...
 
     def runtime_env(self, ws: Workspace) -> RuntimeEnv: ...
+
+    # -- hooks with defaults -------------------------------------------------------------------------------------
+    def warm_up(self, deadline: float) -> None:
+        """Build what every compile of a run shares (sim: precompiled headers) once, before concurrent compiles
+        start, by `deadline` (time.monotonic()). Called only when several workers compile; a failure is ignored
+        (each compile then builds what it needs and reports its own error)."""
+
+    def after_case(self, ws: Workspace, case: TestCase, res: CaseResult) -> CaseResult:
+        """Turn one case's result into the backend's verdict (ascend: typed NPU runtime errors, and a canary op
+        that quarantines a device after an AI Core exception or timeout). Called after each case, before its
+        record is written; returns the result to record."""
+        return res
 
 
 @dataclass

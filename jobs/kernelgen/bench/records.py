@@ -1,8 +1,8 @@
 """records.jsonl: one EvalRecord per (task, case, sample), appended (and fsync'ed) as each finishes.
 
 Resume: `RecordLog.load()` returns the records already on disk, keyed by (task_id, case_id, sample); the
-evaluator skips those keys. A run killed mid-write leaves at most one partial last line; it is ignored on
-load and cut off before the next append, so the file stays one JSON object per line.
+evaluator skips those keys. The file is kernelgen.storage's durable JSONL: a run killed mid-write leaves at most
+one partial last line, ignored on load and cut off before the next append.
 
 Some fields are wall-clock measurements or hold temporary paths and differ from run to run by nature
 (`VOLATILE_FIELDS`);
@@ -10,12 +10,12 @@ Some fields are wall-clock measurements or hold temporary paths and differ from 
 """
 from __future__ import annotations
 
-import json
-import os
 import threading
+from collections.abc import Iterable, Iterator
 from dataclasses import asdict, fields
 from pathlib import Path
-from typing import Iterable
+
+from kernelgen.storage import JsonlAppender, LocalStore
 
 from .model import EvalRecord
 
@@ -36,10 +36,14 @@ def stable_view(rec: EvalRecord) -> dict:
 
 
 class RecordLog:
+    """One records file, read and appended through the storage's durable JSONL (kernelgen.storage.jsonl): each
+    record is fsync'ed as it is appended, a torn last line is skipped on read and cut before the next append."""
+
     def __init__(self, path: str | Path):
         self.path = Path(path)
+        self._dir = LocalStore(self.path.parent)
+        self._out: JsonlAppender | None = None
         self._lock = threading.Lock()
-        self._repaired = False
 
     def load(self) -> dict[tuple[str, int, int], EvalRecord]:
         out: dict[tuple[str, int, int], EvalRecord] = {}
@@ -47,44 +51,18 @@ class RecordLog:
             out[rec.key] = rec
         return out
 
-    def iter(self) -> Iterable[EvalRecord]:
-        if not self.path.exists():
-            return
-        with self.path.open(encoding="utf-8") as f:
-            for line in f:
-                if not line.endswith("\n"):
-                    break            # partial last line from a killed writer
-                if line.strip():
-                    try:
-                        yield record_from_dict(json.loads(line))
-                    except (json.JSONDecodeError, TypeError):
-                        continue
-
-    def _repair_tail(self) -> None:
-        """Cut a partial last line so the next append starts on a fresh line."""
-        if self._repaired or not self.path.exists():
-            self._repaired = True
-            return
-        with self.path.open("rb+") as f:
-            f.seek(0, os.SEEK_END)
-            size = f.tell()
-            if size:
-                f.seek(max(0, size - 65536))
-                tail = f.read()
-                if not tail.endswith(b"\n"):
-                    nl = tail.rfind(b"\n")
-                    f.truncate(size - len(tail) + nl + 1 if nl >= 0 else max(0, size - len(tail)))
-        self._repaired = True
+    def iter(self) -> Iterator[EvalRecord]:
+        for d in self._dir.iter_jsonl(self.path.name):
+            try:
+                yield record_from_dict(d)
+            except TypeError:
+                continue       # a record lacking a field this harness requires: evaluated again
 
     def append(self, rec: EvalRecord) -> None:
-        line = json.dumps(asdict(rec), sort_keys=True, ensure_ascii=False, default=str) + "\n"
-        with self._lock:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._repair_tail()
-            with self.path.open("a", encoding="utf-8") as f:
-                f.write(line)
-                f.flush()
-                os.fsync(f.fileno())
+        with self._lock:       # the evaluator's workers share one log; the appender is opened once
+            if self._out is None:
+                self._out = self._dir.appender(self.path.name)
+        self._out.append(asdict(rec))
 
 
 def read_records(paths: Iterable[str | Path]) -> list[EvalRecord]:

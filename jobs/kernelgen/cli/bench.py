@@ -6,6 +6,7 @@ or usage (one line per bad field); 3 no kernel backend available here (the repor
 """
 from __future__ import annotations
 
+import importlib
 import json
 from pathlib import Path
 from typing import Any, Optional
@@ -14,6 +15,8 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
+
+from kernelgen.specs.backends import BACKENDS
 
 app = typer.Typer(help="BenchRun: evaluate kernels (run, tasks, report).", no_args_is_help=True)
 console = Console()
@@ -45,7 +48,7 @@ def _spec_from_flags(name: str, suite: str, candidates: str, candidates_uri: Opt
 
 
 class _RichProgress:
-    """rich progress bars with ETA behind the harness's Progress callbacks."""
+    """rich progress bars with ETA behind the harness's StageHooks."""
 
     def __init__(self, enabled: bool = True):
         self.bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -54,8 +57,8 @@ class _RichProgress:
         self.ids: dict[str, Any] = {}
 
     def hooks(self) -> Any:
-        from kernelgen.bench.run import Progress as Hooks
-        return Hooks(start=self.start, advance=self.advance, message=lambda t: self.bar.console.print(t))
+        from kernelgen.bench.hooks import StageHooks
+        return StageHooks(start=self.start, advance=self.advance, message=lambda t: self.bar.console.print(t))
 
     def start(self, stage: str, total: int) -> None:
         self.ids[stage] = self.bar.add_task(stage, total=total)
@@ -109,7 +112,7 @@ def run_cmd(
     suite: str = typer.Option("builtin", "--suite", help="'builtin' or a tasks/ directory (without -f)."),
     candidates: str = typer.Option("reference", "--candidates", help="reference | jsonl | directory | generate."),
     candidates_uri: Optional[str] = typer.Option(None, "--candidates-uri", help="JSONL file or directory."),
-    backend: str = typer.Option("sim", "--backend", help="sim | ascend."),
+    backend: str = typer.Option("sim", "--backend", help=" | ".join(BACKENDS) + "."),
     output: str = typer.Option("./runs", "--output", "-o", help="Artifacts root (path or s3://)."),
     level: list[int] = typer.Option([], "--level", help="Only this level (repeatable)."),
     category: list[str] = typer.Option([], "--category", help="Only this category (repeatable)."),
@@ -129,16 +132,19 @@ def run_cmd(
                                             "fromTrainRun) wrote: <root>/<name>/run.json (default: output.uri)."),
 ) -> None:
     """Run a BenchRun locally: candidates -> evaluate -> report (resumes a killed run)."""
-    from kernelgen.bench.run import RunError, run
+    from kernelgen.bench.run import run
+    from kernelgen.bench.rundir import RunError
     spec = _load(file, runs_root) if file else _spec_from_flags(name, suite, candidates, candidates_uri, backend, output, level,
                                                      category, task, limit, shape_mode, max_cases, timing, workers,
                                                      seed)
     if dry_run:
-        if spec.spec.evaluation.backend != "ascend":
-            err.print("--dry-run prints the CANN command sequence: use it with --backend ascend")
+        printer = BACKENDS[spec.spec.evaluation.backend].dry_run
+        if printer is None:
+            with_dry_run = ", ".join(b.name for b in BACKENDS.values() if b.dry_run)
+            err.print(f"--dry-run prints a backend's command sequence: use it with --backend {with_dry_run}")
             raise typer.Exit(2)
-        from kernelgen.bench.backends.ascend.dryrun import dry_run as ascend_dry_run
-        raise typer.Exit(ascend_dry_run(spec, out=typer.echo))
+        module, function = printer.split(":")
+        raise typer.Exit(getattr(importlib.import_module(module), function)(spec, out=typer.echo))
     ui = _RichProgress(enabled=not no_progress)
     try:
         with ui.bar:
@@ -158,7 +164,8 @@ def generate_cmd(
     no_progress: bool = typer.Option(False, "--no-progress"),
 ) -> None:
     """Stage entrypoint: sample candidates with the spec's generator into candidates.jsonl (resumable)."""
-    from kernelgen.bench.run import RunError, stage_generate
+    from kernelgen.bench.run import stage_generate
+    from kernelgen.bench.rundir import RunError
     spec = _load(spec_file)
     if spec.spec.candidates.source != "generate":
         err.print(f"candidates.source is {spec.spec.candidates.source!r}: nothing to generate")
@@ -184,7 +191,8 @@ def evaluate_cmd(
     no_progress: bool = typer.Option(False, "--no-progress"),
 ) -> None:
     """Stage entrypoint: evaluate one shard of the candidates (records appended, resumable)."""
-    from kernelgen.bench.run import RunError, stage_evaluate
+    from kernelgen.bench.run import stage_evaluate
+    from kernelgen.bench.rundir import RunError
     spec = _load(spec_file)
     n = shards or spec.spec.eval_shards
     if not 0 <= shard < n:

@@ -1,4 +1,5 @@
-"""Generation: the engine protocol, three engines (vllm, openai, transformers) and BenchRun's generate stage.
+"""Generation: the engine protocol and three engines (vllm, openai, transformers). A library below bench/ and
+cot/: it knows nothing of their specs beyond the generator block (BenchRun's generate stage is bench/generate_stage.py).
 
 Engines are imported lazily (torch, transformers and vllm are heavy, and vllm exists only on GPU/NPU images).
 """

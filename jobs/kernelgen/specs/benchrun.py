@@ -6,6 +6,7 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, model_validator
 
+from kernelgen.specs.backends import BACKENDS, BackendName
 from kernelgen.specs.common import (
     MAX_LIST,
     LocalObjectReference,
@@ -139,8 +140,8 @@ class Tolerance(SpecModel):
 class Evaluation(SpecModel):
     """How candidates are compiled, run and timed."""
 
-    backend: Literal["sim", "ascend"] = Field(
-        default="sim", description="sim: the ascsim CPU simulator; ascend: a real NPU with the CANN toolchain."
+    backend: BackendName = Field(
+        default="sim", description="; ".join(f"{b.name}: {b.summary}" for b in BACKENDS.values()) + "."
     )
     compile_timeout_seconds: int = Field(default=600, ge=1, description="Time limit for one compile.")
     run_timeout_seconds: int = Field(default=120, ge=1, description="Time limit for running one test case.")

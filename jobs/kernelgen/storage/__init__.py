@@ -2,8 +2,9 @@
 
     store = open_store("s3://bucket/runs/br1")        # or "file:///data/runs/br1", or "runs/br1"
     store.write_json("summary.json", {...})           # atomic
-    with store.appender("records.jsonl") as out:      # durable, resumable appends
-        out.append(record)
+    with store.appender("records.jsonl") as out:      # durable appends (the one JSONL log: bench records,
+        out.append(record)                            # generated samples, the CoT teacher cache)
+    done = {r["id"] for r in store.iter_jsonl("records.jsonl")}   # resume: what is already there
     write_manifest(store)                             # sha256 of every artifact
     model_dir = fetch("s3://models/smollm2")          # synced to a local cache for libraries that read files
 """
@@ -14,10 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from kernelgen.storage.base import Store, StoreError, join_key, sha256_bytes, sha256_file
-from kernelgen.storage.jsonl import JsonlAppender, iter_jsonl
+from kernelgen.storage.jsonl import JsonlAppender
 from kernelgen.storage.local import LocalStore
 from kernelgen.storage.manifest import MANIFEST, build_manifest, verify_manifest, write_manifest
-from kernelgen.storage.resume import done_ids, pending_outputs, pending_records
 from kernelgen.storage.s3 import DEFAULT_CACHE, S3Config, S3Store, parse_s3_uri
 
 
@@ -82,15 +82,11 @@ __all__ = [
     "Store",
     "StoreError",
     "build_manifest",
-    "done_ids",
     "fetch",
-    "iter_jsonl",
     "join_key",
     "open_output",
     "open_store",
     "parse_s3_uri",
-    "pending_outputs",
-    "pending_records",
     "sha256_bytes",
     "sha256_file",
     "verify_manifest",

@@ -12,10 +12,9 @@ import hashlib
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from kernelgen.storage.jsonl import JsonlAppender
+from kernelgen.storage.jsonl import JsonlAppender, PartsAppender, complete_lines, iter_parts
 
 CHUNK = 1 << 20
 
@@ -115,16 +114,19 @@ class Store(abc.ABC):
     def sha256(self, key: str) -> str:
         return sha256_bytes(self.read_bytes(key))
 
-    # --- append-only JSONL (records that a resumed run continues) ---------------------------------------------------
+    # --- append-only JSONL (records that a resumed run continues; kernelgen.storage.jsonl) ----------------------------
     def appender(self, key: str, flush_every: int = 1) -> JsonlAppender:
-        from kernelgen.storage.jsonl import open_appender
-
-        return open_appender(self, key, flush_every=flush_every)
+        """Durable appends to key that a resumed writer continues. An object store has no append, so each flush is
+        one immutable part object; LocalStore appends to the file itself."""
+        return PartsAppender(self, clean_key(key), flush_every)
 
     def iter_jsonl(self, key: str) -> Iterator[dict[str, Any]]:
-        from kernelgen.storage.jsonl import iter_jsonl
-
-        return iter_jsonl(self, key)
+        """Every complete record written to key, in write order: a whole `<key>` object if one was uploaded, then
+        its parts; a torn last line is skipped; a missing key yields nothing."""
+        key = clean_key(key)
+        if self.exists(key):
+            yield from complete_lines(self.read_bytes(key))
+        yield from iter_parts(self, key)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.uri!r})"

@@ -17,26 +17,33 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
-from kernelgen.storage.base import clean_key
-
-if TYPE_CHECKING:
-    from kernelgen.storage.base import Store
+from typing import Any, Protocol
 
 PARTS_SUFFIX = ".parts"
 
 
 def _dumps(record: Any) -> bytes:
-    line = json.dumps(record, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    # default=str: a value JSON has no type for (a Path, an enum) is kept as its text rather than losing the record
+    line = json.dumps(record, ensure_ascii=False, sort_keys=True, separators=(",", ":"), default=str)
     if "\n" in line:  # json.dumps escapes newlines inside strings; this guards custom encoders
         raise ValueError("a JSONL record must serialise to one line")
     return line.encode("utf-8") + b"\n"
 
 
-def _complete_lines(data: bytes) -> Iterator[dict[str, Any]]:
+class ObjectStore(Protocol):
+    """What the part-object appender needs of a store (kernelgen.storage.base.Store provides it)."""
+
+    def write_bytes(self, key: str, data: bytes) -> None: ...
+
+    def read_bytes(self, key: str) -> bytes: ...
+
+    def list(self, prefix: str = "") -> list[str]: ...
+
+
+def complete_lines(data: bytes) -> Iterator[dict[str, Any]]:
     lines = data.split(b"\n")
     # The last element is b"" after a trailing newline, or a torn line from a killed writer: skip it either way.
     for line in lines[:-1]:
@@ -45,22 +52,30 @@ def _complete_lines(data: bytes) -> Iterator[dict[str, Any]]:
 
 
 class JsonlAppender:
-    """Append records; `flush()` makes them durable. Use as a context manager (flushes on exit)."""
+    """Append records; `flush()` makes them durable. Use as a context manager (flushes on exit).
+    Thread-safe: the evaluator's workers append to one log."""
 
     def __init__(self, flush_every: int = 1):
         self.flush_every = max(1, int(flush_every))
         self._pending: list[bytes] = []
+        self._lock = threading.Lock()
 
     def append(self, record: Any) -> None:
-        self._pending.append(_dumps(record))
-        if len(self._pending) >= self.flush_every:
-            self.flush()
+        line = _dumps(record)
+        with self._lock:
+            self._pending.append(line)
+            if len(self._pending) >= self.flush_every:
+                self._flush_locked()
 
     def extend(self, records: Iterable[Any]) -> None:
         for r in records:
             self.append(r)
 
     def flush(self) -> None:
+        with self._lock:
+            self._flush_locked()
+
+    def _flush_locked(self) -> None:
         if self._pending:
             data = b"".join(self._pending)
             self._write(data)
@@ -87,13 +102,24 @@ class FileAppender(JsonlAppender):
         self._repair_torn_tail()
 
     def _repair_torn_tail(self) -> None:
+        """Cut a torn last line (a killed writer's) so the next record starts on a line of its own."""
         if not self.path.is_file() or self.path.stat().st_size == 0:
             return
         with open(self.path, "rb+") as f:
-            data = f.read()
-            if data.endswith(b"\n"):
+            end = f.seek(0, os.SEEK_END)
+            f.seek(end - 1)
+            if f.read(1) == b"\n":
                 return
-            f.truncate(data.rfind(b"\n") + 1)
+            pos = end
+            while pos > 0:          # back to the last newline, a block at a time (logs can be large)
+                start = max(0, pos - (1 << 16))
+                f.seek(start)
+                nl = f.read(pos - start).rfind(b"\n")
+                if nl >= 0:
+                    pos = start + nl + 1
+                    break
+                pos = start
+            f.truncate(pos)
             f.flush()
             os.fsync(f.fileno())
 
@@ -110,11 +136,13 @@ class FileAppender(JsonlAppender):
 
 
 class PartsAppender(JsonlAppender):
-    def __init__(self, store: Store, key: str, flush_every: int = 1):
+    """Appends to an object store that has no append: one immutable part object per flush (module docstring)."""
+
+    def __init__(self, store: ObjectStore, key: str, flush_every: int = 1):
         super().__init__(flush_every)
         self.store = store
-        self.key = clean_key(key)
-        parts = _part_keys(store, self.key)
+        self.key = key
+        parts = part_keys(store, self.key)
         self._seq = (int(parts[-1].rsplit("/", 1)[-1].split(".")[0]) + 1) if parts else 0
 
     def _write(self, data: bytes) -> None:
@@ -122,23 +150,26 @@ class PartsAppender(JsonlAppender):
         self._seq += 1
 
 
-def _part_keys(store: Store, key: str) -> list[str]:
+def part_keys(store: ObjectStore, key: str) -> list[str]:
     prefix = f"{key}{PARTS_SUFFIX}/"
     return sorted(k for k in store.list(prefix) if k.endswith(".jsonl") and k[len(prefix) :].split(".")[0].isdigit())
 
 
-def open_appender(store: Store, key: str, flush_every: int = 1) -> JsonlAppender:
-    from kernelgen.storage.local import LocalStore
-
-    if isinstance(store, LocalStore):
-        return FileAppender(store.path(key), flush_every)
-    return PartsAppender(store, key, flush_every)
+def iter_parts(store: ObjectStore, key: str) -> Iterator[dict[str, Any]]:
+    """The records of key's part objects, in write order."""
+    for part in part_keys(store, key):
+        yield from complete_lines(store.read_bytes(part))
 
 
-def iter_jsonl(store: Store, key: str) -> Iterator[dict[str, Any]]:
-    """Every complete record written to key, in write order (a missing key yields nothing)."""
-    key = clean_key(key)
-    if store.exists(key):
-        yield from _complete_lines(store.read_bytes(key))
-    for part in _part_keys(store, key):
-        yield from _complete_lines(store.read_bytes(part))
+def iter_file(path: Path) -> Iterator[dict[str, Any]]:
+    """The complete records of a local JSONL file, streamed (a torn last line is skipped; no file: nothing)."""
+    try:
+        f = open(path, "rb")
+    except FileNotFoundError:
+        return
+    with f:
+        for raw in f:
+            if not raw.endswith(b"\n"):
+                break          # the torn tail of a killed writer
+            if raw.strip():
+                yield json.loads(raw)

@@ -5,9 +5,12 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from kernelgen.storage.base import Store, StoreError, clean_key, clean_prefix
+from kernelgen.storage.jsonl import FileAppender, JsonlAppender, iter_file, iter_parts
 
 TMP_PREFIX = ".tmp-"
 
@@ -100,3 +103,12 @@ class LocalStore(Store):
 
     def local_dir(self, prefix: str = "", cache_dir: str | Path | None = None) -> Path:
         return self.path(prefix)
+
+    def appender(self, key: str, flush_every: int = 1) -> JsonlAppender:
+        """Appends to the file itself (O_APPEND, fsync'd at each flush; a torn tail is cut first)."""
+        return FileAppender(self.path(key), flush_every)
+
+    def iter_jsonl(self, key: str) -> Iterator[dict[str, Any]]:
+        # streamed line by line; parts appear here only in a copy of an object store's prefix
+        yield from iter_file(self.path(key))
+        yield from iter_parts(self, clean_key(key))

@@ -1,4 +1,5 @@
-"""Kernel backends (prepare -> compile -> runtime_env), looked up by name.
+"""Kernel backends (prepare -> compile -> runtime_env), looked up by their registered name
+(kernelgen.specs.backends.BACKENDS).
 
 `get_backend(name)` imports `kernelgen.bench.backends.<name>` lazily (so a missing toolchain never breaks the
 harness) and builds the backend from the first of these the module defines: a function `create_backend(**opts)`,
@@ -10,9 +11,9 @@ import importlib
 import inspect
 from typing import Any
 
-from ..model import Backend
+from kernelgen.specs.backends import BACKENDS, backend_options
 
-KNOWN = ("sim", "ascend")
+from ..model import Backend
 
 
 class BackendUnavailable(RuntimeError):
@@ -20,8 +21,8 @@ class BackendUnavailable(RuntimeError):
 
 
 def get_backend(name: str, **options: Any) -> Backend:
-    if not name.isidentifier():
-        raise BackendUnavailable(f"invalid backend name {name!r}")
+    if name not in BACKENDS:
+        raise BackendUnavailable(f"no kernel backend named {name!r} (registered: {', '.join(BACKENDS)})")
     try:
         mod = importlib.import_module(f"{__name__}.{name}")
     except ModuleNotFoundError as e:
@@ -40,3 +41,8 @@ def get_backend(name: str, **options: Any) -> Backend:
             return cls(**options)
     raise BackendUnavailable(f"module {mod.__name__} defines no backend factory (create_backend) or class "
                              f"with name={name!r}")
+
+
+def backend_for(evaluation: Any) -> Backend:
+    """The backend a spec's evaluation block names, with the options it reads from that block."""
+    return get_backend(evaluation.backend, **backend_options(evaluation))

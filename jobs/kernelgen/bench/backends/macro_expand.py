@@ -87,7 +87,7 @@ def expand(sources: dict[str, str], cxx: str = "g++", defines: tuple[str, ...] =
     from ..jail import JAIL_SETUP_FAILED
     from ..model import Verdict
     from ..procs import StepTimedOut, run_group
-    from .sim import BuildError, sandboxed
+    from .build_sandbox import BuildError, sandboxed
 
     exe = shutil.which(cxx) or cxx
     files = set(sources)

@@ -33,12 +33,9 @@ from ..jail import JAIL_SETUP_FAILED, NOBODY
 from ..procs import StepTimedOut, run_group
 from ..torch_cxx import binding_std_flag
 from . import kernel_lint, sim_cache, sim_cube, symbols
-from ..model import Candidate, CompileErrorClass, CompileResult, RuntimeEnv, Task, Verdict, Workspace
+from .build_sandbox import SIM_INCLUDE, SIM_ROOT, BuildError, sandboxed
+from ..model import Backend, Candidate, CompileErrorClass, CompileResult, RuntimeEnv, Task, Verdict, Workspace
 
-REPO_ROOT = Path(__file__).resolve().parents[4]
-JAIL_SCRIPT = Path(__file__).resolve().parents[1] / "jail.py"
-SIM_ROOT = Path(os.environ.get("ASCSIM_ROOT", REPO_ROOT / "sim"))
-SIM_INCLUDE = SIM_ROOT / "include"
 SIM_PYTHON = SIM_ROOT / "python"
 CXX = os.environ.get("ASCSIM_CXX", "g++")
 OPT = os.environ.get("ASCSIM_OPT", "-O3 -fno-trapping-math")   # kernels: vectorised element loops; no-trapping lets the
@@ -80,7 +77,7 @@ def backend_sources_hash() -> str:
     """The build driver's own code (source rewriting, generated TUs, the device-code lint): part of the whole-build key."""
     here = Path(__file__).resolve().parent
     return _sha(*(p.read_text() for p in (here / "sim.py", here / "sim_cube.py", here / "kernel_lint.py",
-                                           here / "macro_expand.py")))[:16]
+                                           here / "macro_expand.py", here / "build_sandbox.py")))[:16]
 
 
 @functools.lru_cache(maxsize=None)
@@ -154,14 +151,6 @@ def cpu_flags() -> tuple[str, ...]:
     return tuple(flag for feature, flag in ((" f16c", "-mf16c"), (" sse4_1", "-msse4.1")) if feature in info)
 
 
-class BuildError(Exception):
-    def __init__(self, log: str, verdict: Verdict = Verdict.COMPILE_ERROR, error_class: CompileErrorClass | None = None):
-        super().__init__(log[:200])
-        self.log = log
-        self.verdict = verdict
-        self.error_class = error_class
-
-
 def _run(cmd: list[str], deadline: float, cwd: Path | None = None, what: str = "",
          jail: tuple[list[Path], list[Path]] | None = None) -> str:
     """Run a build step in its own process group; raise BuildError on failure or when the deadline passes.
@@ -182,36 +171,6 @@ def _run(cmd: list[str], deadline: float, cwd: Path | None = None, what: str = "
     if rc != 0:
         raise BuildError(f"[{what}] exit code {rc}\n{out}")
     return out
-
-
-_PATH_FLAGS = ("-I", "-L", "-Wl,-rpath,", "-isystem")
-
-
-def sandboxed(cmd: list[str], ro: list[Path], rw: list[Path]) -> list[str]:
-    """`cmd` wrapped in the build sandbox (kernelgen.bench.jail as a script): a read-only root holding only the
-    system toolchain, the interpreter's packages (torch headers and libraries), the simulator headers, `ro`,
-    every absolute path the command names (include dirs, objects, precompiled headers) and the writable `rw`;
-    uid nobody, no network, a clean environment. The suite (answers, validation files), the build cache as a
-    whole, the run directory and the harness are not there, so `#include "/abs/path"` or `.incbin` of them fails
-    and the op-definition dump (candidate host code) can write nothing that outlives it."""
-    exe = shutil.which(cmd[0]) or cmd[0]
-    named: list[str] = []
-    for arg in cmd[1:]:
-        for flag in _PATH_FLAGS:
-            if arg.startswith(flag) and len(arg) > len(flag):
-                arg = arg[len(flag):]
-                break
-        if arg.startswith("/") and os.path.exists(arg):
-            named.append(arg)
-            if os.path.exists(arg + ".gch"):   # a force-included header's precompiled twin
-                named.append(arg + ".gch")
-    writable = [str(p) for p in rw]
-    inside_rw = lambda p: any(p == w or p.startswith(w.rstrip("/") + "/") for w in writable)  # noqa: E731
-    spec = {"ro": sorted({*map(str, ro), str(SIM_INCLUDE), sys.prefix, sys.base_prefix,
-                          *(p for p in named if not inside_rw(p))}),
-            "rw": writable, "tmpfs_mib": 512, "cwd": "/tmp", "nproc": 4096,
-            "env": {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp", "TMPDIR": "/tmp"}}
-    return [sys.executable, "-I", str(JAIL_SCRIPT), json.dumps(spec), "--", exe, *cmd[1:]]
 
 
 def file_sha256(path: Path) -> str:
@@ -366,7 +325,7 @@ const uint64_t kKeys[] = {{{keys_init}}};
 
 
 # ----------------------------------------------------------------------------------------------------- backend --
-class SimBackend:
+class SimBackend(Backend):
     """prepare -> compile -> runtime_env for the CPU simulator."""
 
     name = "sim"

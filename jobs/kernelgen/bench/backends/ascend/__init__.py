@@ -25,6 +25,7 @@ from typing import Any
 
 from ...errors import classify_compile_error, classify_runtime_error, clip_log
 from ...model import (
+    Backend,
     Candidate,
     CaseResult,
     CompileErrorClass,
@@ -36,12 +37,12 @@ from ...model import (
     Workspace,
 )
 from . import opdef as od
+from .artifacts import RESULT, fetch_artifact, load_result, publish_artifact, result_json
 from .devices import DeviceHealth
 from .elfcheck import SymbolOriginError, verify_symbol_origin
 from .toolchain import BuildLayout, Step, StepFailed, Toolchain, plan, run_step
 
 LOG_LIMIT = 20000
-RESULT = "result.json"
 
 
 def cache_root() -> Path:
@@ -68,7 +69,7 @@ def _read_version(*candidates: Path, key: str = "version") -> str:
     return "unknown"
 
 
-class AscendBackend:
+class AscendBackend(Backend):
     """prepare -> compile (CANN, cached by content hash) -> runtime_env (one NPU); see the module docstring."""
 
     name = "ascend"
@@ -173,8 +174,7 @@ class AscendBackend:
         t0 = time.monotonic()
         lay = self.layout(ws)
         if self.phase == "execute":
-            from .split import fetch_artifact
-            return fetch_artifact(self, ws, lay, t0)
+            return fetch_artifact(self.artifacts, ws, lay, t0)
         lay.root.parent.mkdir(parents=True, exist_ok=True)
         with open(lay.root.parent / f"{lay.root.name}.lock", "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)     # one build per content hash; the others wait and reuse it
@@ -187,10 +187,9 @@ class AscendBackend:
                 res.seconds = time.monotonic() - t0
                 if res.verdict not in (Verdict.TIMEOUT, Verdict.INFRA_ERROR):   # deterministic outcomes only
                     lay.root.mkdir(parents=True, exist_ok=True)
-                    (lay.root / RESULT).write_text(json.dumps(_result_json(res)))
+                    (lay.root / RESULT).write_text(json.dumps(result_json(res)))
         if self.artifacts is not None and self.phase == "compile":
-            from .split import publish_artifact
-            publish_artifact(self, ws, lay, res)
+            publish_artifact(self.artifacts, ws, lay, res)
         return res
 
     def runtime_env(self, ws: Workspace) -> RuntimeEnv:
@@ -240,13 +239,7 @@ class AscendBackend:
         return {"ASCEND_RT_VISIBLE_DEVICES": str(self.device)}
 
     def cached_result(self, lay: BuildLayout) -> CompileResult | None:
-        f = lay.root / RESULT
-        if not f.is_file():
-            return None
-        d = json.loads(f.read_text())
-        return CompileResult(ok=d["ok"], seconds=d["seconds"], log=d["log"], cached=True,
-                             error_class=CompileErrorClass(d["error_class"]) if d["error_class"] else None,
-                             verdict=Verdict(d["verdict"]) if d["verdict"] else None)
+        return load_result(lay)
 
     def _build(self, ws: Workspace, lay: BuildLayout, deadline: float) -> CompileResult:
         m = self.meta(ws)
@@ -290,13 +283,6 @@ class AscendBackend:
         if not any(vendor.glob(f"op_impl/**/{m['op_unique']}*.o")):
             out.append(f"no kernel binary {m['op_unique']}*.o under {vendor}/op_impl")
         return out
-
-
-def _result_json(res: CompileResult) -> dict:
-    d = asdict(res)
-    d["error_class"] = res.error_class.value if res.error_class else None
-    d["verdict"] = res.verdict.value if res.verdict else None
-    return d
 
 
 def create_backend(**opts: Any) -> AscendBackend:

@@ -15,6 +15,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from kernelgen.bench.evaluate import EvalSettings, plan
+from kernelgen.bench.hooks import StageHooks
+from kernelgen.bench.rundir import RunDir, candidates_for, select_tasks
+
 from . import AscendBackend
 
 
@@ -59,13 +63,10 @@ def describe(backend: AscendBackend, task: Any, cand: Any, cases: list, workdir:
 
 
 def dry_run(spec: Any, backend: AscendBackend | None = None, out=print) -> int:
-    from kernelgen.bench.evaluate import EvalSettings, plan
-    from kernelgen.bench.run import Progress, RunDir, candidates_for, select_tasks
-
     backend = backend or AscendBackend(phase="all")
     suite = select_tasks(spec)
     rd = RunDir(spec)
-    cands = candidates_for(spec, rd, suite.tasks, Progress(), write=False)
+    cands = candidates_for(spec, rd, suite.tasks, StageHooks(), write=False)
     work = plan(suite.tasks, cands, EvalSettings.from_spec(spec))
     ok, why = backend.available()
     out(f"# kernelgen ascend backend: DRY RUN of {len(work)} candidate(s) from {suite.root} (nothing is executed)")

@@ -7,33 +7,31 @@ written: the stage reports it and exits non-zero, and the rerun generates it.
 
 The same code runs locally (`kernelgen bench run`, via kernelgen.bench.run.stage_generate) and in the
 operator's pods (`kernelgen bench generate --spec F --shard i --shards N`). With N > 1 shards each writes its
-own `candidates/shard-i-of-N.jsonl`, tasks being split by a stable hash of their id.
+own `candidates/shard-i-of-N.jsonl`, tasks being split by a stable hash of their id. The engines themselves
+(kernelgen.generate) know nothing of BenchRuns.
 """
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from .engine import Completion, Engine, Prompt, SamplingParams
+from kernelgen.generate import make_engine, sampling_from_spec
+from kernelgen.generate.engine import Completion, Engine, Prompt, SamplingParams
+from kernelgen.specs.refs import require_resolved
+from kernelgen.storage import LocalStore
+
+from .candidates import from_response, to_record
+from .hooks import StageHooks
+from .model import Task
+from .prompts import build_prompt, prompt_sha256
+from .rundir import CANDIDATES, RunDir, RunError, select_tasks, shard_key, task_shard
 
 log = logging.getLogger(__name__)
-
-CANDIDATES = "candidates.jsonl"
-
-
-def shard_key(shard: int, shards: int) -> str:
-    return CANDIDATES if shards == 1 else f"candidates/shard-{shard:05d}-of-{shards:05d}.jsonl"
-
-
-def task_shard(task_id: str, shards: int) -> int:
-    return int.from_bytes(hashlib.sha256(task_id.encode()).digest()[:8], "little") % shards
 
 
 @dataclass
@@ -53,27 +51,10 @@ class GenerateResult:
         return not self.failed
 
 
-def done_samples(path: Path) -> set[tuple[str, int]]:
-    """(task_id, sample) pairs already in a candidates file; a torn last line (killed writer) is ignored."""
-    out: set[tuple[str, int]] = set()
-    if not path.is_file():
-        return out
-    with path.open("rb") as f:
-        for raw in f:
-            if not raw.endswith(b"\n"):
-                break
-            try:
-                rec = json.loads(raw)
-            except json.JSONDecodeError:
-                continue
-            out.add((rec["task_id"], int(rec["sample"])))
-    return out
-
-
 class _Hooks:
-    """Adapts `progress` (a kernelgen.bench.run.Progress, True for a log line per sample, or False)."""
+    """Adapts `progress` (StageHooks, True for a log line per sample, or False)."""
 
-    def __init__(self, progress: Any):
+    def __init__(self, progress: StageHooks | bool):
         self.p = progress if not isinstance(progress, bool) else None
         self.verbose = progress is True
 
@@ -94,11 +75,9 @@ class _Hooks:
             log.warning("%s", text)
 
 
-def build_prompts(tasks: Iterable[Any], generator: Any, suite: Any,
+def build_prompts(tasks: Iterable[Task], generator: Any, suite: Any,
                   missing: Callable[[str], list[int]]) -> tuple[list[Prompt], dict[str, str]]:
     """One Prompt per task that still needs samples, plus each task's prompt hash."""
-    from kernelgen.bench.prompts import build_prompt, prompt_sha256
-
     prompts, hashes = [], {}
     for task in tasks:
         text = build_prompt(task, template=generator.template, shape_mode=suite.shape_mode,
@@ -110,8 +89,8 @@ def build_prompts(tasks: Iterable[Any], generator: Any, suite: Any,
     return prompts, hashes
 
 
-def run_generate(spec: Any, *, shard: int = 0, shards: int = 1, progress: Any = True,
-                 tasks: list[Any] | None = None, out_path: str | Path | None = None,
+def run_generate(spec: Any, *, shard: int = 0, shards: int = 1, progress: StageHooks | bool = True,
+                 tasks: list[Task] | None = None, out_path: str | Path | None = None,
                  engine: Engine | None = None) -> GenerateResult:
     """Generate this shard's missing samples for a BenchRun spec.
 
@@ -124,18 +103,12 @@ def run_generate(spec: Any, *, shard: int = 0, shards: int = 1, progress: Any = 
     gen = spec.spec.generator
     if gen is None:
         raise ValueError("spec.generator is required to generate candidates")
-    from kernelgen.specs.refs import require_resolved
-
     require_resolved(spec)   # generator.model.fromTrainRun: resolved by the operator or --runs-root
     rd = None
-    key = shard_key(shard, shards)
+    key = shard_key(CANDIDATES, shard, shards)
     if tasks is None:
-        from kernelgen.bench.run import select_tasks
-
         tasks = select_tasks(spec).tasks
     if out_path is None:
-        from kernelgen.bench.run import RunDir
-
         rd = RunDir(spec)
         rd.pull(key)
         out_path = rd.path / key
@@ -143,7 +116,9 @@ def run_generate(spec: Any, *, shard: int = 0, shards: int = 1, progress: Any = 
     hooks = _Hooks(progress)
     mine = [t for t in tasks if shards == 1 or task_shard(t.task_id, shards) == shard]
     n = gen.sampling.n
-    done = done_samples(out_path)
+    # the shard file is the storage's durable JSONL: what is in it (a torn last line aside) is done
+    out_dir = LocalStore(out_path.parent)
+    done = {(r["task_id"], int(r["sample"])) for r in out_dir.iter_jsonl(out_path.name)}
     result = GenerateResult(out_path=out_path, tasks=len(mine), wanted=len(mine) * n,
                             existing=sum((t.task_id, s) in done for t in mine for s in range(n)))
 
@@ -159,8 +134,6 @@ def run_generate(spec: Any, *, shard: int = 0, shards: int = 1, progress: Any = 
         return result
     hooks.message(f"generate: {todo} sample(s) for {len(prompts)} task(s) "
                   f"({result.existing} already in {out_path.name})")
-    from kernelgen.generate import make_engine, sampling_from_spec
-
     params = sampling_from_spec(gen.sampling)
     own_engine = engine is None
     t0 = time.perf_counter()
@@ -168,10 +141,8 @@ def run_generate(spec: Any, *, shard: int = 0, shards: int = 1, progress: Any = 
         engine = make_engine(gen)
     by_id = {t.task_id: t for t in mine}
     last_push = time.monotonic()
-    from kernelgen.storage.jsonl import FileAppender
-
     try:
-        with FileAppender(out_path) as out:
+        with out_dir.appender(out_path.name) as out:
             for c in engine.generate(prompts, params):
                 if not c.ok:
                     result.failed.append(f"{c.key}#{c.sample}: {c.error}")
@@ -194,19 +165,13 @@ def run_generate(spec: Any, *, shard: int = 0, shards: int = 1, progress: Any = 
             rd.push(key)
         result.seconds = time.perf_counter() - t0
     if result.failed:
-        from kernelgen.bench.run import RunError
-
         raise RunError(f"generate: {len(result.failed)} of {todo} sample(s) failed and were not written (a rerun "
                        f"generates only those); first: {result.failed[0][:300]}")
     return result
 
 
-def _record(spec: Any, task: Any, c: Completion, engine: Engine, params: SamplingParams, prompt_hash: str,
+def _record(spec: Any, task: Task, c: Completion, engine: Engine, params: SamplingParams, prompt_hash: str,
             gen: Any) -> dict[str, Any]:
-    from dataclasses import asdict
-
-    from kernelgen.bench.candidates import from_response, to_record
-
     meta = {
         "engine": engine.name, "model": engine.model_id, "revision": gen.model.revision,
         "template": gen.template, "shape_mode": spec.spec.suite.shape_mode, "prompt_sha256": prompt_hash,

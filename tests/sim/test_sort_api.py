@@ -1,4 +1,4 @@
-"""The sort family of ascsim (sim/include/ascsim/kernel/vec_sort.h): the C++ driver tests/sim_l23/cpp/sort_test.cpp
+"""The sort family of ascsim (sim/include/ascsim/kernel/vec_sort.h): the C++ driver tests/sim/cpp/sort_test.cpp
 checks Sort32 / Sort / Concat / Extract / MrgSort (both shapes) / GetMrgSortResult / GetSortLen / GetSortOffset, TopK
 (Normal and Small modes), the host tmp-size and TopK tiling helpers and the region-proposal APIs against std::sort
 references, plus their strict checks; the dtype tables are compile-time errors, and the proposal APIs warn that
@@ -10,7 +10,7 @@ import pytest
 
 from .conftest import REPO, run_cpp_driver
 
-SRC = REPO / "tests" / "sim_l23" / "cpp" / "sort_test.cpp"
+SRC = REPO / "tests" / "sim" / "cpp" / "sort_test.cpp"
 INCLUDE = REPO / "sim" / "include"
 
 

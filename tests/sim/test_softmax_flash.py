@@ -1,4 +1,4 @@
-"""SoftmaxFlashV2 (tests/sim_l23/cpp/softmax_flash_test.cpp): plain and online-update semantics against a double
+"""SoftmaxFlashV2 (tests/sim/cpp/softmax_flash_test.cpp): plain and online-update semantics against a double
 reference (half, float, half data with float statistics), the host tiling / tmp-size helpers against the kernel's
 temp check, and the strict checks. NZ format is rejected at compile time."""
 import subprocess
@@ -7,7 +7,7 @@ import pytest
 
 from .conftest import REPO, run_cpp_driver
 
-SRC = REPO / "tests" / "sim_l23" / "cpp" / "softmax_flash_test.cpp"
+SRC = REPO / "tests" / "sim" / "cpp" / "softmax_flash_test.cpp"
 
 
 def test_softmax_flash_v2():
