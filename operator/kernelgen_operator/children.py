@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kernelgen.specs import GROUP_VERSION
+from kernelgen.specs.backends import evaluator_npus
 from kernelgen.specs.refs import apply_overrides
 
 from kernelgen_operator.config import OperatorConfig
@@ -65,9 +66,7 @@ def plan_stages(run: Any) -> list[StagePlan]:
             npus = 0 if gen.engine == "openai" else gen.npus
             stages.append(StagePlan("generate", ("bench", "generate", *base), npus=npus))
         n = spec.eval_shards
-        npus = spec.evaluation.npus
-        if npus is None:
-            npus = 1 if spec.evaluation.backend == "ascend" else 0
+        npus = evaluator_npus(spec.evaluation)
         stages.append(StagePlan("evaluate", ("bench", "evaluate", *base, *_shard_args(n)), npus=npus,
                                 completions=n, parallelism=n, indexed=True))
         stages.append(StagePlan("report", ("bench", "report", *base)))
