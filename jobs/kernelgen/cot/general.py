@@ -226,9 +226,12 @@ def run_general(ctx: StageContext, sources) -> list[CoTRecord]:
         for i, r in enumerate(candidates):
             by_lang.setdefault(r.lang, []).append(i)
         ppl = [0.0] * len(candidates)
-        for idx in by_lang.values():        # one model per language: a zh text is not scored by an en model
-            for i, s in zip(idx, scorer.scores([texts[i] for i in idx])):
-                ppl[i] = s
+        try:
+            for idx in by_lang.values():        # one model per language: a zh text is not scored by an en model
+                for i, s in zip(idx, scorer.scores([texts[i] for i in idx])):
+                    ppl[i] = s
+        finally:
+            scorer.close()
         for r, s in zip(candidates, ppl):
             r.meta["perplexity"] = round(s, 3)
             if s > f.perplexity.max:

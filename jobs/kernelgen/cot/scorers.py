@@ -22,8 +22,16 @@ class Scorer(Protocol):
 
     def scores(self, texts: Sequence[str]) -> list[float]: ...
 
+    def close(self) -> None:
+        """Release connections or models (a no-op for in-process scorers)."""
 
-class NgramScorer:
+
+class _InProcess:
+    def close(self) -> None:
+        pass
+
+
+class NgramScorer(_InProcess):
     name = "ngram"
 
     def __init__(self, n: int = 3):
@@ -36,7 +44,7 @@ class NgramScorer:
         return [r / med for r in raw]
 
 
-class CausalLMScorer:
+class CausalLMScorer(_InProcess):
     name = "causal-lm"
 
     def __init__(self, model, tokenizer, max_tokens: int = 1024):
@@ -58,20 +66,33 @@ class CausalLMScorer:
 
 
 class VllmScorer:
+    """Perplexity from an OpenAI-compatible server's echoed prompt log-probabilities (vLLM's /v1/completions with
+    echo and logprobs). Requests go out `concurrency` at a time, through the generation engine's client: transient
+    failures are retried with backoff and the server's Retry-After. A text that still fails raises: the general
+    stage then fails and its build resumes from the cached teacher answers, instead of scoring the text wrongly."""
+
     name = "vllm"
 
-    def __init__(self, endpoint: str, model: str, api_key: str = "EMPTY", timeout: float = 120.0):
-        self.endpoint, self.model, self.api_key, self.timeout = endpoint.rstrip("/"), model, api_key, timeout
+    def __init__(self, endpoint: str, model: str, api_key: str | None = None, timeout: float = 120.0,
+                 concurrency: int = 8, retries: int = 5):
+        from kernelgen.generate.openai_engine import OpenAIEngine
+
+        self.concurrency = max(1, concurrency)
+        self._engine = OpenAIEngine(endpoint, model, api_key=api_key, endpoint="completions",
+                                    max_concurrency=self.concurrency, timeout_s=timeout, retries=retries)
+        self.model = model
+
+    def _one(self, text: str) -> float:
+        data = self._engine.post("/completions", {"model": self.model, "prompt": text, "max_tokens": 1, "echo": True,
+                                                  "logprobs": 0, "temperature": 0})
+        lps = [x for x in data["choices"][0]["logprobs"]["token_logprobs"] if x is not None]
+        return math.exp(-sum(lps) / len(lps)) if lps else float("inf")
 
     def scores(self, texts: Sequence[str]) -> list[float]:
-        import httpx
+        from concurrent.futures import ThreadPoolExecutor
 
-        out = []
-        with httpx.Client(timeout=self.timeout, headers={"Authorization": f"Bearer {self.api_key}"}) as c:
-            for t in texts:
-                r = c.post(f"{self.endpoint}/completions", json={"model": self.model, "prompt": t, "max_tokens": 1,
-                                                                "echo": True, "logprobs": 0, "temperature": 0})
-                r.raise_for_status()
-                lps = [x for x in r.json()["choices"][0]["logprobs"]["token_logprobs"] if x is not None]
-                out.append(math.exp(-sum(lps) / len(lps)) if lps else float("inf"))
-        return out
+        with ThreadPoolExecutor(max_workers=self.concurrency, thread_name_prefix="ppl") as pool:
+            return list(pool.map(self._one, texts))   # in order; the first failure raises
+
+    def close(self) -> None:
+        self._engine.close()

@@ -127,8 +127,9 @@ class OpenAIEngine:
         body["prompt"] = render_chatml(prompt.messages, prompt.assistant_prefix)
         return "/completions", body
 
-    def _post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
-        """POST with retries on transient failures. Raises RequestFailed when retries are exhausted."""
+    def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        """POST with retries on transient failures (backoff, Retry-After). Raises RequestFailed when retries are
+        exhausted. Public for other clients of the same server (the CoT perplexity scorer)."""
         last = ""
         server_wait = 0.0
         for attempt in range(self.retries + 1):
@@ -155,7 +156,7 @@ class OpenAIEngine:
         path, body = self._body(prompt, params, seed)
         t0 = time.perf_counter()
         try:
-            data = self._post(path, body)
+            data = self.post(path, body)
         except RequestFailed as e:
             return Completion(key=prompt.key, sample=sample, text="", content="", reasoning="", prompt_tokens=0,
                               completion_tokens=0, finish_reason="error", seconds=time.perf_counter() - t0,
