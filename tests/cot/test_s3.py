@@ -38,6 +38,10 @@ def test_build_from_and_to_s3_resumes_from_the_stored_cache(s3_env, tmp_path, mo
     assert out.exists("dataset/canonical.jsonl") and out.exists("dataset/dpo.parquet") and out.exists("manifest.json")
     stats = json.loads(out.read_text("stats.json"))
     assert stats["decontamination"]["by_reason"] == {"text_ngram": 1, "blocklist": 1, "name": 2}   # the alpaca leak: its heading names the op
+    # the finished shard folded its teacher cache's part objects (one per answer) into one object
+    cache_key = "shards/shard-0000/teacher-cache.jsonl"
+    assert out.exists(cache_key) and not out.list(cache_key + ".parts/")
+    assert len(out.read_text(cache_key).splitlines()) == s["teacher"]["calls"]
     # a rebuild of the shard (its stats removed, as after a kill) answers everything from the S3 cache
     out.delete("shards/shard-0000/stats.json")
     s2 = pipeline.run(res, Options(), engine_factory=lambda: pytest.fail("model loaded although all was cached"))

@@ -48,6 +48,23 @@ def test_s3_appends_are_immutable_part_objects(s3_server):
     assert store.read_text("r.jsonl.parts/0000000002.jsonl") == '{"a":3}\n{"a":4}\n'
 
 
+def test_s3_parts_read_in_order_and_compact_into_one_object(s3_server):
+    from kernelgen.storage import S3Store
+    from kernelgen.storage.jsonl import compact
+
+    store = S3Store(f"s3://{s3_server.new_bucket()}/run", s3_server.config())
+    with store.appender("r.jsonl") as out:       # 40 parts: read 16 at a time, yielded in write order
+        out.extend({"a": i} for i in range(40))
+    assert [r["a"] for r in store.iter_jsonl("r.jsonl")] == list(range(40))
+    assert compact(store, "r.jsonl") == 40
+    assert store.list() == ["r.jsonl"]
+    with store.appender("r.jsonl") as out:       # a resumed writer continues after the folded object
+        out.append({"a": 40})
+    assert [r["a"] for r in store.iter_jsonl("r.jsonl")] == list(range(41))
+    assert compact(store, "r.jsonl") == 1 and compact(store, "r.jsonl") == 0
+    assert [r["a"] for r in store.iter_jsonl("r.jsonl")] == list(range(41))
+
+
 def test_local_torn_tail_is_ignored_and_repaired(tmp_path):
     store = LocalStore(tmp_path)
     with store.appender("r.jsonl") as out:

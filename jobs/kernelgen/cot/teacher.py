@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kernelgen.generate.engine import Prompt, SamplingParams, split_reasoning
+from kernelgen.storage.jsonl import compact
 
 log = logging.getLogger(__name__)
 
@@ -69,9 +70,12 @@ class TeacherCache:
         return sum(int(e.get("completion_tokens", 0)) for e in self.entries.values())
 
     def close(self) -> None:
+        """Flush, then fold an object store's part objects (one per answer) into one object: the next resume reads
+        it with one GET instead of one per answer."""
         if self._out is not None:
             self._out.close()
             self._out = None
+            compact(self.store, self.key)
 
 
 class Teacher:

@@ -10,7 +10,8 @@ parts in order (and a plain `<key>` object first, if one was uploaded whole). Wi
 every line is durable at once, at one PUT per line; batch with a larger `flush_every` or explicit `flush()` where
 PUT rate matters (benchmarks/storage_append.py, this 2-core box: ~120 records/s at flush_every=1 on a local versitygw,
 ~160/s for fsync'd local appends, ~10k/s with flush_every=100 on both; a BenchRun case takes far longer than 10 ms,
-so per-record durability is the default). One writer per key: shards write their own keys.
+so per-record durability is the default). One writer per key: shards write their own keys. Readers list the parts
+once and fetch them in parallel; a finished writer may `compact` them into the one `<key>` object.
 """
 
 from __future__ import annotations
@@ -155,10 +156,41 @@ def part_keys(store: ObjectStore, key: str) -> list[str]:
     return sorted(k for k in store.list(prefix) if k.endswith(".jsonl") and k[len(prefix) :].split(".")[0].isdigit())
 
 
+PARALLEL_READS = 16   # part objects are small (a line or a batch each): a resume is bound by round trips
+
+
+def read_parts(store: ObjectStore, parts: list[str]) -> Iterator[bytes]:
+    """The bytes of `parts`, in order, fetched PARALLEL_READS at a time (one GET each, not one after another)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    if len(parts) <= 1:
+        yield from (store.read_bytes(k) for k in parts)
+        return
+    with ThreadPoolExecutor(max_workers=min(PARALLEL_READS, len(parts)), thread_name_prefix="parts") as pool:
+        yield from pool.map(store.read_bytes, parts)
+
+
 def iter_parts(store: ObjectStore, key: str) -> Iterator[dict[str, Any]]:
-    """The records of key's part objects, in write order."""
-    for part in part_keys(store, key):
-        yield from complete_lines(store.read_bytes(part))
+    """The records of key's part objects, in write order: one listing, then parallel reads."""
+    for data in read_parts(store, part_keys(store, key)):
+        yield from complete_lines(data)
+
+
+def compact(store: Any, key: str) -> int:
+    """Fold key's part objects into the one `<key>` object (its old content first), then delete the parts; returns
+    how many parts were folded. For a finished writer (a shard that is done): a later resume reads one object.
+    Killed between the write and the deletes, a reader sees the folded records twice, which every reader of these
+    logs tolerates (records are keyed: the last one of a key wins)."""
+    parts = part_keys(store, key)
+    if not parts:
+        return 0
+    chunks = [store.read_bytes(key)] if store.exists(key) else []
+    chunks += list(read_parts(store, parts))
+    body = b"".join(c if c.endswith(b"\n") or not c else c[: c.rfind(b"\n") + 1] for c in chunks)
+    store.write_bytes(key, body)
+    for k in parts:
+        store.delete(k)
+    return len(parts)
 
 
 def iter_file(path: Path) -> Iterator[dict[str, Any]]:
