@@ -119,7 +119,8 @@ async def _startup(settings: kopf.OperatorSettings, **_: Any) -> None:
     try:
         kube_config.load_incluster_config()
     except kube_config.ConfigException:
-        kube_config.load_kube_config()
+        # KUBECONFIG read now: the client library reads it once, when first imported (maybe before it was set)
+        kube_config.load_kube_config(config_file=os.environ.get("KUBECONFIG") or None)
     api_cfg = kube_client.Configuration.get_default_copy()
     api_cfg.connection_pool_maxsize = CONFIG.workers + 4  # one connection per reconcile thread (default: 5 x cores)
     RT.reconciler = Reconciler(Kube(kube_client.ApiClient(api_cfg)), CONFIG)
