@@ -106,6 +106,13 @@ async def reconcile(kind: str, ns: str, name: str) -> None:
 
 # ------------------------------------------------------------------------------------------------------ startup
 
+@kopf.on.login()
+def _login(**kwargs: Any) -> Any:
+    """In-cluster service account, else the kubeconfig that KUBECONFIG names now (kopf's default login goes through
+    the client library, which read KUBECONFIG once, when it was first imported)."""
+    return kopf.login_with_service_account(**kwargs) or kopf.login_with_kubeconfig(**kwargs)
+
+
 @kopf.on.startup()
 async def _startup(settings: kopf.OperatorSettings, **_: Any) -> None:
     settings.persistence.progress_storage = kopf.AnnotationsProgressStorage(prefix=GROUP)

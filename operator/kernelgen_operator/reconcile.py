@@ -248,6 +248,7 @@ class Reconciler:
                             f"{plan.name} {done}/{plan.completions}" + (f", {pending} pending: {why}" if pending
                                                                        else ""), now)
                 if pending:
+                    st.pending_job = job
                     st.set("PodsPending", True, why, f"{pending} pod(s) of stage {plan.name} (Job "
                                                      f"{job['metadata']['name']}) cannot start: {detail}"[:4000])
                 else:
@@ -521,6 +522,8 @@ class Reconciler:
             self.kube.patch_run_status(kind, m["namespace"], m["name"], patch)
             for event in transitions(old, new):  # after the write: an Event never tells of a state not stored
                 self.events.post({**body, "kind": kind}, event)
+                if event.reason == "PodsPending" and st.pending_job is not None:   # `kubectl describe job` too
+                    self.events.post({**st.pending_job, "apiVersion": "batch/v1", "kind": "Job"}, event)
         metrics.STORE.put(metrics.state_from_body(kind, {**body, "status": new}))
 
 
@@ -562,6 +565,7 @@ class _Status:
         self._progress: dict[str, Any] | None = old.get("progress")
         self.outputs: dict[str, Any] | None = old.get("outputs")
         self.extra: dict[str, Any] = {}
+        self.pending_job: dict[str, Any] | None = None   # the Job whose pods cannot start (its Events tell it too)
         self.old_finished_jobs = {s.get("jobName") for s in self.stages if s.get("completionTime")}
 
     def set(self, ctype: str, value: bool, reason: str, message: str) -> None:

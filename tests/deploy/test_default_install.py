@@ -182,6 +182,9 @@ def test_unschedulable_pods_show_as_condition_event_and_progress_then_a_config_c
     assert ev[0][0] == "Warning" and "untolerated taint" in ev[0][2]
     described = cluster.kubectl("-n", NS, "describe", "brun", "stuck").stdout
     assert "PodsPending" in described and "StageStarted" in described
+    # and on the child Job whose pods cannot start
+    job_described = cluster.kubectl("-n", NS, "describe", "job", "stuck-evaluate-r0").stdout
+    assert "PodsPending" in job_described and "untolerated taint" in job_described, job_described
     print(f"PodsPending condition {latency:.1f}s after the pod was marked unschedulable (resync {RESYNC}s)")
 
     # The admin fixes the values; the Deployment would roll (checksum/config): restart the operator on the new config.
