@@ -14,7 +14,7 @@ if ! ls "$WHEELS"/llama_cpp_python-"$VERSION"-*.whl >/dev/null 2>&1; then
   CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-2}" \
     python -m pip wheel --no-deps --no-cache-dir -w "$WHEELS" "llama-cpp-python==$VERSION"
 fi
-# The server's own dependencies are plain wheels; cache them next to the build.
-python -m pip download -q -d "$WHEELS" "llama-cpp-python[server]==$VERSION" --find-links "$WHEELS" >/dev/null 2>&1 || true
-python -m pip install -q --find-links "$WHEELS" "llama-cpp-python[server]==$VERSION"
+# Its dependencies (and the server's) are in uv.lock's dev extra, installed by `make setup-python`: the wheel goes in
+# alone, so nothing here resolves against what the registry serves today.
+python -m pip install -q --no-deps --find-links "$WHEELS" "llama-cpp-python==$VERSION"
 python -c "import llama_cpp, llama_cpp.server; print('llama-cpp-python', llama_cpp.__version__)"
