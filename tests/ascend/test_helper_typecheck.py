@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from kernelgen.bench.backends.ascend.toolchain import HELPER_DIR
+from kernelgen.bench.torch_cxx import binding_std_flag
 
 STUBS = Path(__file__).resolve().parent / "stub_cann_headers"
 
@@ -37,7 +38,7 @@ def test_every_sample_binding_type_checks_against_the_helper(sample_suite, recor
         parts += [f"namespace task{i} {{", f'#line 1 "{task.task_id}/pybind.cpp"', text, "}"]
     tu = tmp_path / "all_bindings.cpp"
     tu.write_text("\n".join(parts) + "\n")
-    cmd = ["g++", "-std=c++17", "-fsyntax-only", "-w", f"-D_GLIBCXX_USE_CXX11_ABI={tinfo['abi']}",
+    cmd = ["g++", binding_std_flag(), "-fsyntax-only", "-w", f"-D_GLIBCXX_USE_CXX11_ABI={tinfo['abi']}",
            "-DTORCH_EXTENSION_NAME=kernel_gen_ops", f"-I{HELPER_DIR}", f"-I{STUBS}", *(f"-I{d}" for d in tinfo["inc"]),
            f"-I{sysconfig.get_paths()['include']}", str(tu)]
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=600, check=False)

@@ -50,16 +50,17 @@ def estimated_elements(case) -> int:
 def cpp_test_binary(src: Path, cxx: str | None = None) -> Path:
     """Build a C++ API test driver (one .cpp + the simulator runtime), cached by content and compiler."""
     from kernelgen.bench.backends.sim import CXX, SIM_INCLUDE, SIM_ROOT, cache_root, cpu_flags, sim_sources_hash
+    from kernelgen.bench.torch_cxx import binding_std_flag
     cxx = cxx or CXX
     if shutil.which(cxx) is None:
         pytest.skip(f"{cxx} not installed")
     shared = (Path(__file__).resolve().parent / "cpp" / "check.h").read_text()
-    key = hashlib.sha256((sim_sources_hash() + cxx + shared + src.read_text() + " ".join(cpu_flags())).encode()).hexdigest()[:16]
+    key = hashlib.sha256((sim_sources_hash() + cxx + binding_std_flag() + shared + src.read_text() + " ".join(cpu_flags())).encode()).hexdigest()[:16]
     exe = cache_root() / "tests" / f"{src.stem}-{key}"
     if not exe.exists():
         exe.parent.mkdir(parents=True, exist_ok=True)
         tmp = exe.with_name(f".{exe.name}.{os.getpid()}.tmp")
-        subprocess.run([cxx, "-std=c++17", "-O1", *cpu_flags(), f"-I{SIM_INCLUDE}", str(src), str(SIM_ROOT / "src" / "runtime.cpp"),
+        subprocess.run([cxx, binding_std_flag(), "-O1", *cpu_flags(), f"-I{SIM_INCLUDE}", str(src), str(SIM_ROOT / "src" / "runtime.cpp"),
                         "-o", str(tmp), "-lpthread"], check=True, timeout=600)
         os.replace(tmp, exe)
     return exe

@@ -20,6 +20,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..torch_cxx import binding_std_flag
+
 TIMEOUT_S = 60
 MAX_OUTPUT_BYTES = 32 << 20
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include(?:_next)?\b[ \t]*(.*)$')
@@ -104,7 +106,7 @@ def expand(sources: dict[str, str], cxx: str = "g++", defines: tuple[str, ...] =
             p.parent.mkdir(parents=True, exist_ok=True)
             p.write_text(_blank_foreign_includes(rel, text, files))
             names[rel] = f"{i}.i"
-        flags = ["-E", "-x", "c++", "-nostdinc", "-std=c++17", f"-I{root}", *defines]
+        flags = ["-E", "-x", "c++", "-nostdinc", binding_std_flag(), f"-I{root}", *defines]
         # to stdout, not -o: the driver deletes an -o output after any error, and a candidate's #error (true for
         # the toolkit's unexpanded macros) must not hide the rest of the file
         script = "ulimit -v 2097152; ulimit -f %d; rc=0; " % (MAX_OUTPUT_BYTES // 512) + "; ".join(
