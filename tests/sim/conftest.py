@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import hashlib
+import math
 import os
 import shutil
 import subprocess
@@ -29,22 +30,14 @@ MAX_CASE_ELEMENTS = int(os.environ.get("ASCSIM_TEST_MAX_CASE_ELEMENTS", str(1 <<
 
 def estimated_elements(case) -> int:
     """The element count of every shape in the case's row (a list of ints, at any nesting), summed."""
-    total = 0
+    def count(v) -> int:
+        if not isinstance(v, (list, tuple)):
+            return 0
+        if v and all(isinstance(x, int) and not isinstance(x, bool) for x in v):
+            return math.prod(max(1, x) for x in v)
+        return sum(count(x) for x in v)
 
-    def walk(v) -> None:
-        nonlocal total
-        if isinstance(v, (list, tuple)) and v and all(isinstance(x, int) and not isinstance(x, bool) for x in v):
-            n = 1
-            for x in v:
-                n *= max(1, x)
-            total += n
-        elif isinstance(v, (list, tuple)):
-            for x in v:
-                walk(x)
-
-    for v in case.values.values():
-        walk(v)
-    return total
+    return sum(count(v) for v in case.values.values())
 
 
 def cpp_test_binary(src: Path, cxx: str | None = None) -> Path:

@@ -211,7 +211,7 @@ def run_case(task: Task, case: TestCase, rt: RuntimeEnv, *, seed: int, timeout_s
             verdict = Verdict.INFRA_ERROR
         return CaseResult(verdict, result.get("message", ""), max_abs_err=result.get("max_abs_err"),
                           max_rel_err=result.get("max_rel_err"), mismatch_fraction=result.get("mismatch_fraction"),
-                          worst=_worst_rows(result.get("worst")),
+                          worst=list(result.get("worst") or []),
                           candidate_ms=[float(x) for x in result.get("candidate_ms", [])],
                           baseline_ms=[float(x) for x in result.get("baseline_ms", [])],
                           diagnostics=diagnostics + [str(x).rstrip() for x in result.get("diagnostics", [])],
@@ -220,13 +220,6 @@ def run_case(task: Task, case: TestCase, rt: RuntimeEnv, *, seed: int, timeout_s
     finally:   # a case's tensors can be GBs (inputs, reference, every call's outputs): none outlive the verdict
         if not keep_scratch:
             shutil.rmtree(d["judge"].parent, ignore_errors=True)
-
-
-def _worst_rows(rows: Any) -> list[dict]:
-    """The judge's largest differences, kept only in the shape reports expect."""
-    if not isinstance(rows, list):
-        return []
-    return [r for r in rows[:10] if isinstance(r, dict) and {"output", "index", "expected", "got"} <= set(r)]
 
 
 def _read_json(path: Path) -> dict | None:

@@ -13,10 +13,11 @@ from typing import Any, Optional
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
 from kernelgen.specs.backends import BACKENDS
+
+from .progress import progress_bar
 
 app = typer.Typer(help="BenchRun: evaluate kernels (run, tasks, report).", no_args_is_help=True)
 console = Console()
@@ -51,9 +52,7 @@ class _RichProgress:
     """rich progress bars with ETA behind the harness's StageHooks."""
 
     def __init__(self, enabled: bool = True):
-        self.bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                            TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), console=err,
-                            disable=not enabled)
+        self.bar = progress_bar(enabled)
         self.ids: dict[str, Any] = {}
 
     def hooks(self) -> Any:

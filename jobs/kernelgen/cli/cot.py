@@ -43,12 +43,8 @@ class _TeacherBar:
     """One rich bar over the teacher's generations, with ETA; its total grows as stages send prompts."""
 
     def __init__(self, enabled: bool):
-        from rich.console import Console
-        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
-                                   TimeRemainingColumn)
-        self.bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                            TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
-                            console=Console(stderr=True), disable=not enabled)
+        from .progress import progress_bar
+        self.bar = progress_bar(enabled)
         self.task = self.bar.add_task("teacher", total=0)
 
     def __call__(self, stage: str, answered: int, asked: int) -> None:

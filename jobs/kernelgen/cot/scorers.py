@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import statistics
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Protocol
 
 from .ngram_lm import CharNgramLM
@@ -89,8 +90,6 @@ class VllmScorer:
         return math.exp(-sum(lps) / len(lps)) if lps else float("inf")
 
     def scores(self, texts: Sequence[str]) -> list[float]:
-        from concurrent.futures import ThreadPoolExecutor
-
         with ThreadPoolExecutor(max_workers=self.concurrency, thread_name_prefix="ppl") as pool:
             return list(pool.map(self._one, texts))   # in order; the first failure raises
 

@@ -20,6 +20,7 @@ import json
 import os
 import threading
 from collections.abc import Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -42,6 +43,10 @@ class ObjectStore(Protocol):
     def read_bytes(self, key: str) -> bytes: ...
 
     def list(self, prefix: str = "") -> list[str]: ...
+
+    def exists(self, key: str) -> bool: ...
+
+    def delete(self, key: str) -> None: ...
 
 
 def complete_lines(data: bytes) -> Iterator[dict[str, Any]]:
@@ -161,8 +166,6 @@ PARALLEL_READS = 16   # part objects are small (a line or a batch each): a resum
 
 def read_parts(store: ObjectStore, parts: list[str]) -> Iterator[bytes]:
     """The bytes of `parts`, in order, fetched PARALLEL_READS at a time (one GET each, not one after another)."""
-    from concurrent.futures import ThreadPoolExecutor
-
     if len(parts) <= 1:
         yield from (store.read_bytes(k) for k in parts)
         return
@@ -176,7 +179,7 @@ def iter_parts(store: ObjectStore, key: str) -> Iterator[dict[str, Any]]:
         yield from complete_lines(data)
 
 
-def compact(store: Any, key: str) -> int:
+def compact(store: ObjectStore, key: str) -> int:
     """Fold key's part objects into the one `<key>` object (its old content first), then delete the parts; returns
     how many parts were folded. For a finished writer (a shard that is done): a later resume reads one object.
     Killed between the write and the deletes, a reader sees the folded records twice, which every reader of these
@@ -186,7 +189,7 @@ def compact(store: Any, key: str) -> int:
         return 0
     chunks = [store.read_bytes(key)] if store.exists(key) else []
     chunks += list(read_parts(store, parts))
-    body = b"".join(c if c.endswith(b"\n") or not c else c[: c.rfind(b"\n") + 1] for c in chunks)
+    body = b"".join(c[: c.rfind(b"\n") + 1] for c in chunks)   # whole lines only: a torn tail is dropped
     store.write_bytes(key, body)
     for k in parts:
         store.delete(k)

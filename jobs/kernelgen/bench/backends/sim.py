@@ -22,7 +22,6 @@ import shutil
 import subprocess
 import sys
 import sysconfig
-import threading
 import time
 import uuid
 from pathlib import Path
@@ -672,17 +671,10 @@ def build_verified(out: Path) -> bool:
         return False
 
 
-_PRUNED: set[Path] = set()
-_PRUNE_LOCK = threading.Lock()
-
-
+@functools.lru_cache(maxsize=None)
 def _prune_once(root: Path) -> None:
     """Bound the cache's size once per process and cache root, before this process adds to it."""
-    with _PRUNE_LOCK:
-        if root in _PRUNED:
-            return
-        _PRUNED.add(root)
-        sim_cache.prune(root, sim_cache.max_bytes())
+    sim_cache.prune(root, sim_cache.max_bytes())
 
 
 def create_backend(**opts: object) -> SimBackend:
