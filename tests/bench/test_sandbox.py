@@ -5,6 +5,7 @@ All scenarios start their worker processes concurrently (module fixture) because
 """
 from __future__ import annotations
 
+import dataclasses
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -23,6 +24,9 @@ SCENARIOS = {
     "dtype": stand_in("add", "(args[0] + args[1]).double()"),
     "nan": stand_in("add", "torch.where(args[0] > 0, args[0] + args[1], torch.full_like(args[0], float('nan')))"),
     "mutation": stand_in("add", "args[0].add_(args[1])"),
+    # the same write, by an op whose definition declares it updates that input (CANN's Ref form)
+    "inplace_op_mutation": stand_in("add", "args[0].add_(args[1])"),
+    "inplace_op_wrong": stand_in("add", "args[0].add_(args[1]).add_(0.5)"),
     "missing_fn": stand_in("other_name", "args[0]"),
     "raises": stand_in("add", "1 / 0"),
     "segfault": stand_in("add", "os.kill(os.getpid(), signal.SIGSEGV)", prelude="import os, signal"),
@@ -48,7 +52,8 @@ def results(tmp_path_factory):
         ws = backend.prepare(task, candidate(task, 0, SCENARIOS[name]), root / "work" / name)
         assert backend.compile(ws, 10).ok
         timeout = 8 if name == "timeout" else 60
-        return name, run_case(task, case, backend.runtime_env(ws), seed=7, timeout_s=timeout, memory_mib=1024,
+        rt = dataclasses.replace(backend.runtime_env(ws), inplace_op=name.startswith("inplace_op"))
+        return name, run_case(task, case, rt, seed=7, timeout_s=timeout, memory_mib=1024,
                               scratch=root / "scratch" / name,
                               timing={"warmup": 1, "trials": 3} if name == "ok" else None)
 
@@ -59,7 +64,8 @@ def results(tmp_path_factory):
 @pytest.mark.parametrize("name,verdict", [
     ("ok", Verdict.OK), ("value", Verdict.VALUE_MISMATCH), ("tiny_error", Verdict.OK),
     ("shape", Verdict.SHAPE_MISMATCH), ("dtype", Verdict.DTYPE_MISMATCH), ("nan", Verdict.NAN_MISMATCH),
-    ("mutation", Verdict.INPUT_MUTATION), ("missing_fn", Verdict.LOAD_ERROR), ("raises", Verdict.RUNTIME_ERROR),
+    ("mutation", Verdict.INPUT_MUTATION), ("inplace_op_mutation", Verdict.OK),
+    ("inplace_op_wrong", Verdict.VALUE_MISMATCH), ("missing_fn", Verdict.LOAD_ERROR), ("raises", Verdict.RUNTIME_ERROR),
     ("segfault", Verdict.RUNTIME_ERROR), ("timeout", Verdict.TIMEOUT), ("memory", Verdict.MEMORY_EXCEEDED),
     ("prints", Verdict.VALUE_MISMATCH),
 ])

@@ -1,6 +1,9 @@
 """sim backend plumbing that needs no compiler run: workspace preparation, content hashing, registry lookup,
 source pre-processing and the generated kernel-side tiling struct / DTYPE combinations."""
+import json
 from pathlib import Path
+
+import pytest
 
 from kernelgen.bench.backends import get_backend
 from kernelgen.bench.backends.sim import (SIM_PYTHON, SimBackend, dtype_combos, host_sources, preprocess_kernel, tiling_header,
@@ -83,3 +86,26 @@ def test_host_sources_follow_the_cmake_fragment(tmp_path):
     assert [p.name for p in host_sources(host, cmake)] == ["op.cpp", "op_def.cpp"]   # what the build names
     cmake.write_text("target_sources(optiling PRIVATE op_host/custom_op.cpp)\n")   # a template's placeholder
     assert host_sources(host, cmake) == sorted(host.glob("*.cpp"))
+
+
+@pytest.mark.parametrize("inputs,outputs,expected", [
+    (["x", "y"], ["z"], False),            # an ordinary op
+    (["x1", "x2", "gamma"], ["x1", "rstd"], True),   # an output named like an input: CANN's Ref (in-place) form
+    (["x"], [], True),                     # no output at all: the op's only effect is on its inputs
+    ([], [], False),
+])
+def test_opdef_declares_inplace(tmp_path, inputs, outputs, expected):
+    from kernelgen.bench.backends.sim import declares_inplace
+    f = tmp_path / "opdef.json"
+    f.write_text(json.dumps({"ops": {"Op": {"inputs": [{"name": n} for n in inputs],
+                                            "outputs": [{"name": n} for n in outputs]}}}))
+    assert declares_inplace(f, "Op") is expected
+    assert declares_inplace(f, "Other") is False
+
+
+@pytest.mark.parametrize("text", ["", "[]", '{"ops": {"Op": {"inputs": 3}}}', '{"ops": {"Op": null}}'])
+def test_opdef_declares_inplace_reads_hostile_dumps_as_no(tmp_path, text):
+    from kernelgen.bench.backends.sim import declares_inplace
+    f = tmp_path / "opdef.json"
+    f.write_text(text)
+    assert declares_inplace(f, "Op") is False

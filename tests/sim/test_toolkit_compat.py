@@ -82,3 +82,8 @@ def test_host_platform_queries_and_contexts():
 def test_acl_header_is_available_to_kernels(tmp_path):
     r = _syntax(tmp_path, '#include "kernel_operator.h"\n#include <acl/acl.h>\naclError f(aclrtStream s) { return s ? ACL_SUCCESS : 1; }\n')
     assert r.returncode == 0, r.stderr[-2000:]
+
+
+def test_kernel_language_assert_c0count_scalar_intrinsics_and_queue_config():
+    """assert/ascendc_assert check, GetC0Count(typeSize), global min/max intrinsics, TQue<pos, depth, &TQueConfig>."""
+    run_cpp_driver(CPP / "kernel_language_test.cpp")

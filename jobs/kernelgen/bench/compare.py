@@ -99,8 +99,11 @@ def as_list(value: Any) -> list[Any]:
 
 def _bits_equal(a, b) -> bool:
     import torch
-    if a.shape != b.shape or a.dtype != b.dtype:
+    if a.shape != b.shape or a.dtype != b.dtype or a.layout != b.layout:
         return False
+    if a.layout == torch.sparse_coo:
+        return a.is_coalesced() == b.is_coalesced() and _bits_equal(a._indices(), b._indices()) and \
+            _bits_equal(a._values(), b._values())
     a, b = a.detach().cpu().contiguous().reshape(-1), b.detach().cpu().contiguous().reshape(-1)  # 0-d tensors cannot be viewed as bytes
     if a.numel() == 0:
         return True

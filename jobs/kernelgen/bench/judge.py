@@ -9,7 +9,7 @@ ever imports the candidate's library (``kernel_gen_ops`` is a stub that refuses 
            and the references for itself (``judge/reference.bin``, never visible to the runner);
   compare  reads what the runner wrote (hostile files: see `tensorio.read`) and compares EVERY call's outputs,
            timed calls included, with the reference of that call's draw; checks inputs the reference leaves
-           alone for mutation; fails host threads left running and outputs that changed after their call
+           alone for mutation (unless the op's definition declares it updates inputs: ``inplace_op``); fails host threads left running and outputs that changed after their call
            returned; checks the candidate's reported times against the wall time the harness measured; writes
            ``judge/result.json``, the only verdict the harness reads.
 Usage (exec mode): ``python -m kernelgen.bench.judge prepare|compare JOB.json``.
@@ -223,7 +223,7 @@ def compare_outputs(job: dict) -> dict:
                                            f"expected {len(pristine)}")
         ref = refs[d]
         for i, (p, a) in enumerate(zip(pristine, after)):
-            if i not in mutated[d] and not _bits_equal(p, a):
+            if i not in mutated[d] and not job.get("inplace_op") and not _bits_equal(p, a):
                 raise Outcome("input_mutation", f"candidate wrote into input {i} (shape {list(p.shape)}), which "
                                                 f"the reference leaves unchanged" + _which(call, k))
         if mutated[d]:   # an in-place op: the updated inputs are part of the result

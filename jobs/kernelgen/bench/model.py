@@ -126,6 +126,10 @@ class RuntimeEnv:
     env: dict[str, str]              # extra environment variables
     python_path: list[Path]          # directories that hold kernel_gen_ops (and shims such as torch_npu)
     device: str                      # torch device for ModelNew inputs, e.g. "cpu" (sim) or "npu:0"
+    # The op's definition says it updates inputs (an output named like an input, CANN's Ref form, or no output
+    # at all): writing into an input is then its contract, not a fault. Inputs are cloned per call and the
+    # reference is computed from its own copy, so this relaxes a semantics check, never a verdict's basis.
+    inplace_op: bool = False
 
 
 @runtime_checkable

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from . import jail, tensorio
+from .compare import _bits_equal
 
 _OOM_MARKERS = ("Cannot allocate memory", "can't allocate memory", "out of memory", "bad_alloc")
 
@@ -103,11 +104,7 @@ def _threads() -> int:
 def _same(a: Any, b: Any) -> bool:
     import torch
     if isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor):
-        a, b = a.detach().cpu(), b.detach().cpu()
-        return a.shape == b.shape and a.dtype == b.dtype and bool(torch.equal(a.reshape(-1).view(torch.uint8)
-                                                                              if a.dtype != torch.bool else a,
-                                                                              b.reshape(-1).view(torch.uint8)
-                                                                              if b.dtype != torch.bool else b))
+        return _bits_equal(a, b)
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
         return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
     return type(a) is type(b)

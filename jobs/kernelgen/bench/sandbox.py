@@ -169,7 +169,7 @@ def run_case(task: Task, case: TestCase, rt: RuntimeEnv, *, seed: int, timeout_s
         judge_job = {**common, "validation_dir": str(task.validation_dir), "row": case_row(task, case),
                      "seeds": [derive_seed(seed, task.task_id, case.case_id, i) if i else int(seed)
                                for i in range(n_draws)],
-                     "tolerances": _tolerance_dict(tolerances), "timing": timing,
+                     "tolerances": _tolerance_dict(tolerances), "timing": timing, "inplace_op": bool(rt.inplace_op),
                      "reference": str(d["judge"] / "reference.bin"), "prepared": str(d["judge"] / "prepared.json"),
                      "result": str(d["judge"] / "result.json")}
         run_job = {**common, "python_path": [str(p) for p in rt.python_path], "module": str(d["exchange"] / "module.py"),

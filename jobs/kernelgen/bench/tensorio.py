@@ -2,7 +2,9 @@
 
 Layout: ``MAGIC`` (8 bytes), header length (8 bytes little-endian), a JSON header, then the tensors' raw bytes.
 Header: ``{"tree": node, "blobs": [{"dtype", "shape", "offset", "nbytes"}], "meta": {...}}`` where a node is
-``{"t": "tensor", "i": n}``, ``{"t": "list"|"tuple", "v": [...]}``, ``{"t": "dict", "k": [...], "v": [...]}`` or ``{"t": "value", "v": <JSON value>}``.
+``{"t": "tensor", "i": n}``, ``{"t": "list"|"tuple", "v": [...]}``, ``{"t": "dict", "k": [...], "v": [...]}``,
+``{"t": "value", "v": <JSON value>}`` or, for a sparse COO tensor (task inputs such as CoalesceSparse's),
+``{"t": "sparse_coo", "shape": [...], "i": <indices node>, "v": <values node>, "coalesced": bool}``.
 
 Files the candidate runner writes are hostile: `read` opens them without following symlinks, accepts only a
 regular file below a size cap, and validates every field (dtype from a fixed list, offsets and sizes inside the
@@ -29,7 +31,13 @@ class BadFile(ValueError):
 
 def _node(x: Any, blobs: list) -> dict:
     import torch
+    if isinstance(x, torch.Tensor) and x.layout == torch.sparse_coo:
+        x = x.detach().cpu()
+        return {"t": "sparse_coo", "shape": list(x.shape), "i": _node(x._indices(), blobs),
+                "v": _node(x._values(), blobs), "coalesced": x.is_coalesced()}
     if isinstance(x, torch.Tensor):
+        if x.layout != torch.strided:
+            raise TypeError(f"cannot store a {x.layout} tensor in a tensor file")
         blobs.append(x.detach().cpu().contiguous())
         return {"t": "tensor", "i": len(blobs) - 1}
     if isinstance(x, (list, tuple)):
@@ -139,8 +147,21 @@ def read(path: str | Path, max_bytes: int = 1 << 34) -> tuple[Any, dict]:
         if kind == "dict" and isinstance(node.get("k"), list) and isinstance(node.get("v"), list) \
                 and len(node["k"]) == len(node["v"]) and all(isinstance(k, str) for k in node["k"]):
             return dict(zip(node["k"], (build(v, depth + 1) for v in node["v"])))
+        if kind == "sparse_coo":
+            return sparse(node, depth)
         if kind == "value" and (node.get("v") is None or isinstance(node.get("v"), (bool, int, float, str))):
             return node["v"]
         raise BadFile(f"{Path(path).name}: bad tree node")
+
+    def sparse(node: dict, depth: int) -> Any:
+        idx, val, shape = build(node.get("i"), depth + 1), build(node.get("v"), depth + 1), node.get("shape")
+        if not (isinstance(idx, torch.Tensor) and isinstance(val, torch.Tensor) and idx.dtype == torch.int64
+                and idx.dim() == 2 and isinstance(shape, list) and all(isinstance(d, int) and d >= 0 for d in shape)):
+            raise BadFile(f"{Path(path).name}: bad sparse tensor")
+        try:   # the invariants (indices inside the shape, matching counts) are checked: the bytes may be hostile
+            t = torch.sparse_coo_tensor(idx, val, shape, check_invariants=True)
+        except (RuntimeError, ValueError) as e:
+            raise BadFile(f"{Path(path).name}: bad sparse tensor ({e})") from None
+        return t.coalesce() if node.get("coalesced") is True else t
 
     return build(root, 0), meta

@@ -261,6 +261,18 @@ def tiling_header(dump: dict, op: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def declares_inplace(opdef_json: Path, op_name: str) -> bool:
+    """Whether the op's registered OpDef updates inputs: an output named like an input, or no output at all.
+    The dump came out of candidate host code, so anything unexpected reads as "no"."""
+    try:
+        op = json.loads(opdef_json.read_text())["ops"][op_name]
+        ins = {p["name"] for p in op["inputs"]}
+        outs = {p["name"] for p in op["outputs"]}
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+    return bool(ins) and (not outs or bool(ins & outs))
+
+
 def dtype_combos(opdef: dict) -> list[tuple[dict[str, str], list[int]]]:
     """[(macro -> value, [columns])] for every distinct DTYPE_<NAME> combination of the OpDef."""
     ncol = max([len(p["dtypes"]) for p in opdef["inputs"] + opdef["outputs"]] or [1]) or 1
@@ -424,7 +436,8 @@ class SimBackend(Backend):
             meta = ws.root / "meta.json"
             if meta.exists() and json.loads(meta.read_text()).get("cce_auto_sync") == "off":
                 env["ASCSIM_CCE_AUTO_SYNC"] = "off"
-        return RuntimeEnv(env=env, python_path=[self.build_dir(ws), SIM_PYTHON], device="cpu")
+        return RuntimeEnv(env=env, python_path=[self.build_dir(ws), SIM_PYTHON], device="cpu",
+                          inplace_op=declares_inplace(self.build_dir(ws) / "opdef.json", ws.task.op_name))
 
     # -- build steps ------------------------------------------------------------------------------------------
     def _obj(self, name: str, key: str, cmd_fn, deadline: float, what: str, stage: Path | None = None,

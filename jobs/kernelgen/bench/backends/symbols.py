@@ -26,9 +26,11 @@ LIBC_ALLOWED = frozenset(
     "__cxa_guard_release __cxa_guard_abort __gxx_personality_v0 _Unwind_Resume __tls_get_addr _GLOBAL_OFFSET_TABLE_ "
     "__cxa_begin_catch __cxa_end_catch __cxa_rethrow __cxa_allocate_exception __cxa_free_exception __cxa_throw "
     "__cxa_call_unexpected __cxa_pure_virtual __dynamic_cast __errno_location".split())
-# C++ runtime support pulled in by the simulator's headers (strings in diagnostics, iostream init, new/delete,
+# C++ runtime support pulled in by the simulator's headers (strings in diagnostics, iostream init: a static
+# ios_base::Init up to GCC 12, a reference to std::ios_base_library_init() from GCC 13 on; new/delete,
 # std::nothrow: std::stable_sort's temporary buffer in the sort APIs)
-CXX_ALLOWED = re.compile(r"_ZNK?St7__cxx1112basic_string|_ZSt\d+__throw_|_ZNSt8ios_base4Init|_Zn[wa]m|_Zd[la]Pv|"
+CXX_ALLOWED = re.compile(r"_ZNK?St7__cxx1112basic_string|_ZSt\d+__throw_|_ZNSt8ios_base4Init|"
+                         r"_ZSt21ios_base_library_initv$|_Zn[wa]m|_Zd[la]Pv|"
                          r"_ZSt7nothrow$|"
                          r"_ZT[VIS]N?St|_ZT[VIS]N?10__cxxabiv|_ZNSt9exception|_ZNKSt9exception|_ZSt9terminate|"
                          r"_ZNSt\d+(?:logic_error|runtime_error|out_of_range|invalid_argument|length_error|bad_alloc)|"

@@ -96,6 +96,9 @@ public:
         if (isSetMask) SetVectorMask<T>(len);
     }
     template <typename T> __aicore__ static inline constexpr int32_t GetC0Count() { return 32 / sizeof(T); }
+    // the documented form: elements of `dtypeSize` bytes in one 32-byte block
+    __aicore__ static inline constexpr int32_t GetC0Count(const int32_t dtypeSize) { return 32 / dtypeSize; }
+    __aicore__ static inline constexpr int32_t GetC0Size() { return 32; }
     __aicore__ static inline void ResetMask() { AscendC::ResetMask(); }
 };
 
@@ -140,7 +143,18 @@ __aicore__ inline int64_t block_idx_compat() { return ::ascsim::core().block_idx
 #define ASSERT(expr)
 #endif
 #endif
-#define ascendc_assert(expr, ...) ASSERT(expr)
+// The documented kernel assert (`assert(expr)`, the deprecated `assert(expr, fmt, args...)`, `ascendc_assert`)
+// checks: a false condition prints and ends the kernel, which on the device is an AI Core exception. It replaces
+// <cassert>'s macro, as the toolkit's dump header does.
+#undef assert
+#define assert(expr, ...) ((expr) ? (void)0 : ::ascsim::assert_failed(#expr, __FILE__, __LINE__))
+#define ascendc_assert(expr, ...) assert(expr)
+
+// The device compiler's scalar intrinsics, declared at global scope like the toolkit does; kernels call them
+// unqualified (Catlass' `min(actualShape.k(), L1TileShape::K)`). abs/sqrt(int64_t) are not declared: next to libc's
+// overloads they would make `sqrt(int)` ambiguous, and no kernel seen relies on them.
+__aicore__ inline int64_t min(int64_t a, int64_t b) { return a < b ? a : b; }
+__aicore__ inline int64_t max(int64_t a, int64_t b) { return a > b ? a : b; }
 
 // Tiling access. ASCSIM_DEFAULT_TILING_STRUCT comes from the generated tiling header (registered class of the op).
 #define GET_TILING_DATA(var, tiling) \

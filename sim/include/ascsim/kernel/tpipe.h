@@ -91,6 +91,20 @@ private:
 
 inline TPipe* GetTPipePtr() { return static_cast<TPipe*>(ascsim::core().tpipe); }
 
+// The documented queue configuration a TQue/TQueBind `mask` may point to (`TQue<pos, depth, &conf>`). Its fields
+// tune buffer allocation and ND/NZ conversion on other chips; the simulated queue keeps its usual behaviour.
+struct TQueConfig {
+    bool nd2nz = false;
+    bool nz2nd = false;
+    bool scmBlockGroup = false;
+    uint32_t bufferLen = 0;
+    uint32_t bufferNumber = 0;
+    uint32_t consumerSize = 0;
+    TPosition consumer[8] = {};
+    bool enableStaticEvtId = false;
+    bool enableLoopQueue = false;
+};
+
 template <TPosition src, TPosition dst, int32_t depth, auto mask = 0> class TQueBind {
 public:
     static constexpr bool kIsQueue = true;

@@ -144,6 +144,7 @@ class AscendBackend(Backend):
                 out[rel] = text
             desc = od.parse_opdef({k: v for k, v in out.items() if k.startswith("op_host/")}, op_u)
             meta["op_json"] = desc.msopgen_json()
+            meta["inplace_op"] = bool({p.name for p in desc.inputs} & {p.name for p in desc.outputs})
         except od.OpDefError as e:
             meta["error"] = f"error: {e}"
         # the template's placeholder, and bindings that name the op's real aclnn entry (aclnnIsFinite) alike
@@ -211,7 +212,7 @@ class AscendBackend(Backend):
                                                            f"{self.tc.ascend_home}/lib64",
                                                            os.environ.get("LD_LIBRARY_PATH", "")) if p),
         })
-        return RuntimeEnv(env=env, python_path=[lay.out], device="npu:0")
+        return RuntimeEnv(env=env, python_path=[lay.out], device="npu:0", inplace_op=bool(m.get("inplace_op")))
 
     # -- hooks the evaluator calls when present ----------------------------------------------------------------
     def after_case(self, ws: Workspace, case: TestCase, res: CaseResult) -> CaseResult:

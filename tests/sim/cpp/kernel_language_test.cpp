@@ -1,0 +1,50 @@
+// What kernel code may use without qualification or extra includes, per the documentation: the kernel `assert`
+// (`assert(expr)`, the deprecated `assert(expr, fmt, args...)`, `ascendc_assert`) checks and ends the kernel when
+// false; AscendCUtils::GetC0Count(typeSize) is the element count of one 32-byte block; the device compiler's scalar
+// intrinsics `int64_t min/max(int64_t, int64_t)` are visible at global scope (and `std::min` still wins where a
+// kernel brings it in for its own type); a TQue may take a `const TQueConfig*` as its mask.
+#include <cstdint>
+#include "kernel_operator.h"
+
+using namespace AscendC;
+
+#include "check.h"
+
+namespace kernel_ns {   // kernels are built inside a namespace: unqualified calls must still reach the intrinsics
+template <class Shape> uint32_t tile_k(const Shape& s, uint32_t k) { return min(s.k, k); }
+struct S { uint32_t k; };
+int64_t widest(int32_t a, uint64_t b) { return max(a, b); }   // mixed types: only the int64_t intrinsic fits
+}
+namespace with_std {
+using namespace std;
+float smaller(float a, float b) { return min(a, b); }   // std::min<float> is the exact match
+}
+
+constexpr TPosition kPos[8] = {TPosition::MAX, TPosition::MAX, TPosition::MAX, TPosition::MAX,
+                               TPosition::MAX, TPosition::MAX, TPosition::MAX, TPosition::MAX};
+constexpr TQueConfig kConf{false, false, false, 0, 1, 0, {kPos[0], kPos[1]}};
+
+int main() {
+    CHECK(kernel_ns::tile_k(kernel_ns::S{300}, 256u) == 256 && kernel_ns::tile_k(kernel_ns::S{7}, 256u) == 7);
+    CHECK(kernel_ns::widest(-5, 3u) == 3);
+    CHECK(with_std::smaller(1.5f, 2.25f) == 1.5f);   // not truncated through int64_t
+
+    CHECK(AscendCUtils::GetC0Count(sizeof(half)) == 16 && AscendCUtils::GetC0Count(sizeof(float)) == 8);
+    CHECK(AscendCUtils::GetC0Count(1) == 32 && AscendCUtils::GetC0Size() == 32);
+    static_assert(AscendCUtils::GetC0Count(2) == AscendCUtils::GetC0Count<half>(), "both forms agree");
+
+    int flag = 10;
+    CHECK(throws([&] { assert(flag == 10); ascendc_assert(flag > 0); assert(flag == 10, "flag %d\n", flag); }).empty());
+    std::string e = throws([&] { assert(flag != 10); });
+    CHECK_MSG(has(e, "kernel assertion failed") && has(e, "flag != 10"), "%s", e.c_str());
+    e = throws([&] { assert(flag < 0, "flag is %d\n", flag); });
+    CHECK_MSG(has(e, "kernel assertion failed") && has(e, "flag < 0"), "%s", e.c_str());
+    e = throws([&] { ascendc_assert(flag == 3, "flag is %d\n", flag); });
+    CHECK_MSG(has(e, "kernel assertion failed") && has(e, "flag == 3"), "%s", e.c_str());
+
+    CHECK(kConf.bufferNumber == 1 && kConf.consumer[1] == TPosition::MAX && !kConf.enableLoopQueue);
+    TQue<TPosition::VECIN, 1, &kConf> q;   // the documented pointer-to-config mask compiles as a queue type
+    (void)q;
+    std::printf("PASS %d FAIL %d\n", g_pass, g_fail);
+    return g_fail != 0;
+}
