@@ -241,12 +241,16 @@ int main() {
         pipe.InitBuffer(q, 1, 256);
         CHECK(has(throws([&] { q.DeQue<float>(); }), "empty queue"));
         auto t1 = q.AllocTensor<float>();
-        CHECK(std::isnan(t1.GetValue(0)));      // AllocTensor memory is poisoned
+        CHECK(std::isnan(t1.GetValue(0)));      // never written since InitBuffer: UB garbage (poison)
         CHECK(has(throws([&] { q.AllocTensor<float>(); }), "in use"));
+        t1.SetValue(0, 42.0f);
         q.EnQue(t1);
         auto t2 = q.DeQue<float>();
         q.FreeTensor(t2);
         CHECK(has(throws([&] { q.FreeTensor(t2); }), "double FreeTensor"));
+        auto t3 = q.AllocTensor<float>();      // the same slot again: its data are what was last written there
+        CHECK(t3.GetValue(0) == 42.0f && std::isnan(t3.GetValue(1)));
+        q.FreeTensor(t3);
         TBuf<TPosition::VECCALC> tb;
         pipe.InitBuffer(tb, 64);
         CHECK(has(throws([&] { tb.Get<float>(32); }), "TBuf"));

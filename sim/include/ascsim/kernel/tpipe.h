@@ -123,9 +123,10 @@ public:
         for (int i = 0; i < num_; ++i) {
             if (state_[i] == kFree) {
                 state_[i] = kAllocated;
-                // a fresh allocation holds garbage; FreeTensor itself leaves the data in place as the device does
-                // (NPUKernelBench's RmsNorm reads a tensor after FreeTensor, before the slot is reused)
-                ascsim::poison_ub(Slot(i), len_);
+                // Neither AllocTensor nor FreeTensor touches the data, as on the device: a slot never written
+                // holds InitBuffer's garbage, a reused one what was last written there (answers rely on both:
+                // RmsNorm reads a tensor after FreeTensor; AddRmsNorm's float path frees its only input slot and
+                // allocates it again to read the sum it left there)
                 ascsim::sync_que(ascsim::kQueAlloc, Slot(i), int(src), int(dst));
                 return LocalTensor<T>(reinterpret_cast<T*>(Slot(i)), len_ / uint32_t(sizeof(T)), kQuePos);
             }
