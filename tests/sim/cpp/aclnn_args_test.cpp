@@ -20,10 +20,17 @@ struct Seen {   // what the tiling function and the kernel received
 ge::graphStatus ListTiling(gert::TilingContext* ctx) {
     g_seen.idx_dtype = ctx->GetInputDesc(1)->GetDataType();
     g_seen.idx_len = ctx->GetInputShape(1)->GetStorageShape().GetDim(0);
-    const gert::ContinuousVector* ints = ctx->GetAttrs()->GetListInt(0);
-    const gert::ContinuousVector* floats = ctx->GetAttrs()->GetListFloat(1);
-    g_seen.attr_ints.assign(static_cast<const int64_t*>(ints->GetData()), static_cast<const int64_t*>(ints->GetData()) + ints->GetSize());
-    g_seen.attr_floats.assign(static_cast<const float*>(floats->GetData()), static_cast<const float*>(floats->GetData()) + floats->GetSize());
+    // the documented typed vectors: GetData() is already `const int64_t*` / `const float*`, indexable as host
+    // code writes it (`mList[i]`); the untyped base stays usable too
+    const auto* ints = ctx->GetAttrs()->GetListInt(0);
+    const auto* floats = ctx->GetAttrs()->GetListFloat(1);
+    const int64_t* int_data = ints->GetData();
+    const float* float_data = floats->GetData();
+    const gert::ContinuousVector* base = ints;
+    g_seen.attr_ints.assign(int_data, int_data + ints->GetSize());
+    if (base->GetSize() != ints->GetSize() || (ints->GetSize() && static_cast<const int64_t*>(base->GetData())[0] != int_data[0]))
+        g_seen.attr_ints.clear();
+    g_seen.attr_floats.assign(float_data, float_data + floats->GetSize());
     ctx->SetBlockDim(1);
     return ge::GRAPH_SUCCESS;
 }

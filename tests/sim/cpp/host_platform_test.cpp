@@ -1,6 +1,7 @@
 // Host-side platform queries and contexts as tiling code uses them: fe::PlatFormInfos answers like
 // platform_ascendc::PlatformAscendC (Atlas A2: 48 vector cores, 192 KiB UB of which 196352 B usable), the contexts
-// share the ExtendedKernelContext base, and platform/platform_info.h makes map/vector/string visible unqualified.
+// share the ExtendedKernelContext base, and platform/platform_info.h makes map/vector/string visible unqualified;
+// ge::UNKNOWN_DIM / UNKNOWN_DIM_NUM are the -1 / -2 dimension markers of shape inference.
 #include "register/op_def_registry.h"
 #include "platform/platform_info.h"
 #include "check.h"
@@ -30,6 +31,10 @@ int main() {
     CHECK(ext->GetComputeNodeOutputNum() == 3 && ext->GetComputeNodeInputNum() == 1);
     map<string, vector<int64_t>> m{{"x", dims_of(*ictx.GetInputShape(0))}};
     CHECK(m["x"] == vector<int64_t>({4, 5}));
+    {   // shape-inference markers, reached unqualified after `using namespace ge` as proto code writes them
+        using namespace ge;
+        CHECK(UNKNOWN_DIM == -1 && UNKNOWN_DIM_NUM == -2 && ictx.GetInputShape(0)->GetDim(0) != UNKNOWN_DIM);
+    }
     std::printf("PASS %d FAIL %d\n", g_pass, g_fail);
     return g_fail != 0;
 }

@@ -26,6 +26,9 @@ constexpr graphStatus GRAPH_PARAM_INVALID = 50331649;
 using Status = uint32_t;
 constexpr Status SUCCESS = 0;
 constexpr Status FAILED = 0xFFFFFFFF;
+// dimension markers of shape inference: a dimension not known until run time, a rank not known at all
+constexpr int64_t UNKNOWN_DIM = -1;
+constexpr int64_t UNKNOWN_DIM_NUM = -2;
 
 inline int GetSizeByDataType(DataType dt) {
     switch (dt) {

@@ -148,9 +148,10 @@ public:
     const float* GetFloat(size_t i) const { return GetAttrPointer<float>(i); }
     const bool* GetBool(size_t i) const { return GetAttrPointer<bool>(i); }
     const char* GetStr(size_t i) const { return GetAttrPointer<char>(i); }
-    const ContinuousVector* GetListInt(size_t i) const { return GetAttrPointer<ContinuousVector>(i); }
-    const ContinuousVector* GetListFloat(size_t i) const { return GetAttrPointer<ContinuousVector>(i); }
-    const ContinuousVector* GetListBool(size_t i) const { return GetAttrPointer<ContinuousVector>(i); }
+    // typed as documented: GetData() of a list attribute is a `const int64_t*` (float, bool) with no cast
+    const TypedContinuousVector<int64_t>* GetListInt(size_t i) const { return GetAttrPointer<TypedContinuousVector<int64_t>>(i); }
+    const TypedContinuousVector<float>* GetListFloat(size_t i) const { return GetAttrPointer<TypedContinuousVector<float>>(i); }
+    const TypedContinuousVector<bool>* GetListBool(size_t i) const { return GetAttrPointer<TypedContinuousVector<bool>>(i); }
     size_t GetAttrNum() const { return attrs_.size(); }
     std::vector<AttrValue> attrs_;
 };
