@@ -63,8 +63,10 @@ def test_the_loop_runs_locally_through_the_cli(tmp_path):
     assert summary["baseModel"] == sft["modelURI"] == str(root / "loop-sft" / "model")
     prefs = summary["data"]["preferences"]
     assert prefs["sources"] == [str(root / "loop-bench-sft")] and prefs["strategy"] == "green-vs-both"
-    assert prefs["tasks"] == 3 and prefs["pairs"] == sum(v["pairs"] for v in prefs["perTask"].values())
-    assert set(prefs["skippedTasks"]) == {t for t, v in prefs["perTask"].items() if not v["pairs"]}
+    # every task either gave pairs or is named with the reason it gave none; every pair is counted by its negative
+    assert prefs["tasks"] == 3 == prefs["tasksWithPairs"] + len(prefs["skippedTasks"])
+    assert prefs["pairs"] == sum(prefs["pairsByNegative"].values())
+    assert sum(prefs["samples"][c] for c in ("green", "orange", "purple", "unjudged")) == 3   # one sample a task
     cot_pairs = sum(1 for _ in (root / "loop-cot" / "dataset" / "dpo.jsonl").open())
     assert summary["data"]["report"]["read"] == prefs["pairs"] + cot_pairs
     bench_dpo = json.loads((root / "loop-bench-dpo" / "candidates.jsonl").read_text().splitlines()[0])

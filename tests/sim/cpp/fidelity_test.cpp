@@ -103,7 +103,7 @@ int main() {
     // vcadd in accumulate mode (what the count form runs on A2): the same order as the count form
     SetMaskCount();
     SetVectorMask<float, MaskMode::COUNTER>(0, 2048);
-    vcadd<float>(nullptr, (__ubuf__ float*)x.GetPhyAddr(), 0, 1, 1, 8, true);
+    vcadd(nullptr, (__ubuf__ float*)x.GetPhyAddr(), 0, 1, 1, 8, true);   // a bare nullptr, as kernels write it
     SetMaskNorm();
     CHECK(bits_of(float(get_acc_val())) == bits_of(in_order));
 

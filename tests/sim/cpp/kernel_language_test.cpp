@@ -2,7 +2,7 @@
 // (`assert(expr)`, the deprecated `assert(expr, fmt, args...)`, `ascendc_assert`) checks and ends the kernel when
 // false; AscendCUtils::GetC0Count(typeSize) is the element count of one 32-byte block; the device compiler's scalar
 // intrinsics `int64_t min/max(int64_t, int64_t)` are visible at global scope (and `std::min` still wins where a
-// kernel brings it in for its own type); a TQue may take a `const TQueConfig*` as its mask.
+// kernel brings it in for its own type); a TQue may take a `const TQueConfig*` as its mask; IsSameType<T, U>.
 #include <cstdint>
 #include "kernel_operator.h"
 
@@ -42,6 +42,7 @@ int main() {
     e = throws([&] { ascendc_assert(flag == 3, "flag is %d\n", flag); });
     CHECK_MSG(has(e, "kernel assertion failed") && has(e, "flag == 3"), "%s", e.c_str());
 
+    static_assert(IsSameType<half, half>::value && !IsSameType<half, float>::value, "AscendC::IsSameType");
     CHECK(kConf.bufferNumber == 1 && kConf.consumer[1] == TPosition::MAX && !kConf.enableLoopQueue);
     TQue<TPosition::VECIN, 1, &kConf> q;   // the documented pointer-to-config mask compiles as a queue type
     (void)q;

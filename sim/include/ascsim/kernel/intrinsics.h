@@ -28,10 +28,15 @@ struct AccValue {
 };
 }  // namespace ascsim
 
+namespace ascsim {
+template <typename T> struct NoDeduce { using type = T; };   // std::type_identity (C++20) for this C++17 code
+}
+
 // vcadd: per repeat, the sum of the active elements -> dst[r * dstRepStride] (dstRepStride in result elements);
-// accMode: everything is summed into the accumulator register (get_acc_val) and dst may be null.
+// accMode: everything is summed into the accumulator register (get_acc_val) and dst may be null: T comes from the
+// source alone, so kernels pass a bare `nullptr` as dst.
 template <typename T>
-__aicore__ inline void vcadd(T* dst, T* src, uint8_t repeat, uint16_t dstRepStride, uint16_t srcBlkStride,
+__aicore__ inline void vcadd(typename ascsim::NoDeduce<T>::type* dst, T* src, uint8_t repeat, uint16_t dstRepStride, uint16_t srcBlkStride,
                              uint16_t srcRepStride, bool accMode = false) {
     static_assert(std::is_same_v<T, float> || std::is_same_v<T, half>, "vcadd supports half and float");
     using namespace ascsim;
@@ -327,6 +332,7 @@ __aicore__ inline void TransDataTo5HD(const LocalTensor<uint64_t>& dst, const Lo
 namespace AscendC {
 template <typename T, typename U> struct IsSame { static constexpr bool value = false; };
 template <typename T> struct IsSame<T, T> { static constexpr bool value = true; };
+template <typename T, typename U> struct IsSameType : IsSame<T, U> {};   // the name kernels also use
 template <typename T, typename U> __aicore__ inline constexpr auto AlignUp(T a, U b) -> decltype(a + b) {
     return b == 0 ? a : (a + b - 1) / b * b;
 }
