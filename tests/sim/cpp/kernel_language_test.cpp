@@ -42,6 +42,7 @@ int main() {
     e = throws([&] { ascendc_assert(flag == 3, "flag is %d\n", flag); });
     CHECK_MSG(has(e, "kernel assertion failed") && has(e, "flag == 3"), "%s", e.c_str());
 
+    static_assert(ONE_BLK_FLOAT_NUM == 8 && ONE_BLK_SIZE == 32, "block constants");
     static_assert(IsSameType<half, half>::value && !IsSameType<half, float>::value, "AscendC::IsSameType");
     CHECK(kConf.bufferNumber == 1 && kConf.consumer[1] == TPosition::MAX && !kConf.enableLoopQueue);
     TQue<TPosition::VECIN, 1, &kConf> q;   // the documented pointer-to-config mask compiles as a queue type

@@ -74,6 +74,7 @@ constexpr int32_t g_coreType = AIV;
 #define KERNEL_TASK_TYPE(key, x)
 
 constexpr int32_t ONE_BLK_SIZE = 32;
+constexpr int32_t ONE_BLK_FLOAT_NUM = ONE_BLK_SIZE / 4;   // float elements in one 32-byte block
 constexpr int32_t ONE_REPEAT_BYTE_SIZE = 256;
 constexpr int32_t DEFAULT_REPEAT_STRIDE = 8;
 constexpr int32_t DEFAULT_BLK_NUM = 8;
