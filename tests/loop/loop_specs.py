@@ -18,7 +18,8 @@ def sample_docs() -> list[dict[str, Any]]:
     return [yaml.safe_load(p.read_text()) for p in sorted(SAMPLES.glob("*.yaml"))]
 
 
-def bind(doc: dict[str, Any], out_root: Path, teacher_url: str) -> dict[str, Any]:
+def bind(doc: dict[str, Any], out_root: Path | str, teacher_url: str) -> dict[str, Any]:
+    """`out_root` a path (local runs) or a file:// URI (a cluster, whose pods share the volume)."""
     spec = doc["spec"]
     spec["output"] = {"uri": str(out_root)}
     if doc["kind"] == "CoTBuild":
@@ -29,5 +30,5 @@ def bind(doc: dict[str, Any], out_root: Path, teacher_url: str) -> dict[str, Any
     return doc
 
 
-def bound_docs(out_root: Path, teacher_url: str) -> list[dict[str, Any]]:
+def bound_docs(out_root: Path | str, teacher_url: str) -> list[dict[str, Any]]:
     return [bind(d, out_root, teacher_url) for d in sample_docs()]
