@@ -9,9 +9,10 @@ ever imports the candidate's library (``kernel_gen_ops`` is a stub that refuses 
            and the references for itself (``judge/reference.bin``, never visible to the runner);
   compare  reads what the runner wrote (hostile files: see `tensorio.read`) and compares EVERY call's outputs,
            timed calls included, with the reference of that call's draw; checks inputs the reference leaves
-           alone for mutation (unless the op's definition declares it updates inputs: ``inplace_op``); fails host threads left running and outputs that changed after their call
-           returned; checks the candidate's reported times against the wall time the harness measured; writes
-           ``judge/result.json``, the only verdict the harness reads.
+           alone for mutation (unless the op's definition declares it updates inputs: ``inplace_op``); fails
+           host threads left running and outputs that changed after their call returned; checks the
+           candidate's reported times against the wall time the harness measured; writes ``judge/result.json``,
+           the only verdict the harness reads.
 Usage (exec mode): ``python -m kernelgen.bench.judge prepare|compare JOB.json``.
 """
 from __future__ import annotations
