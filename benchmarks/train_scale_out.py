@@ -9,8 +9,9 @@ Experiments (random-init models from configs, SmolLM2's tokenizer, synthetic dat
 - ``resume2``: FSDP2 (configs/fsdp.yaml) SFT of the 0.6B shape on 2 GPUs, killed (SIGKILL) once checkpoint-3
   is complete, run again (resumes), then its exported full state dict loaded by transformers on one GPU;
 - ``sft8b``, ``dpo8b``: FSDP2 full fine-tuning (SFT, DPO) of the Qwen3-8B shape at seq 4096 on 4 GPUs;
-  ``dpo8b-b2`` with 2 pairs per GPU, ``dpo8b-noac`` with FSDP's activation checkpointing off (through the spec's
-  ``extra.activation_checkpointing: false``), ``dpo8b-b2-noac`` both; ``dpo8b-more`` runs ``dpo8b-b2-noac`` where
+  ``dpo8b-b2`` and ``dpo8b-b4`` with 2 and 4 pairs per GPU, ``dpo8b-noac`` with FSDP's activation
+  checkpointing off (through the spec's ``extra.activation_checkpointing: false``), ``dpo8b-b2-noac`` both
+  (2 pairs, checkpointing off); ``dpo8b-more`` runs ``dpo8b-b2-noac`` where
   the GPUs have 120 GiB or more, else ``dpo8b-noac`` again (a second measurement of the same setting), or, if
   ``dpo8b-noac`` ran out of memory, ``dpo8b-noac`` with PyTorch's expandable segments (less fragmentation).
 
@@ -384,7 +385,8 @@ def gpu_gib() -> float:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("experiments", help="comma-separated: dp124 (dp1 | dp1-noliger | dp2), dp4, nodes2x2, "
-                                        "resume2, sft8b, dpo8b, dpo8b-b2, dpo8b-noac, dpo8b-b2-noac, dpo8b-more, "
+                                        "resume2, sft8b, dpo8b, dpo8b-b2, dpo8b-b4, dpo8b-noac, dpo8b-b2-noac, "
+                                        "dpo8b-more, "
                                         "sft8b-lora, dpo8b-lora")
     ap.add_argument("--root", type=Path, required=True)
     ap.add_argument("--tokenizer", required=True)
@@ -451,6 +453,8 @@ def main() -> None:
             emit(run_8b(a.root, t, a.cpu, timeout=200, batch=4))
         elif t == "dpo8b-b2":
             emit(run_8b(a.root, t, a.cpu, timeout=150, batch=2))
+        elif t == "dpo8b-b4":
+            emit(run_8b(a.root, t, a.cpu, timeout=200, batch=4))
         elif t == "dpo8b-noac":
             emit(run_8b(a.root, t, a.cpu, timeout=150, ac=False))
         elif t == "dpo8b-b2-noac" or (t == "dpo8b-more" and gpu_gib() >= 120):
