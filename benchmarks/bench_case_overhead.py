@@ -3,8 +3,8 @@
 Builds a tiny task (element-wise add, 4x33 fp32) and a Python stand-in `kernel_gen_ops`, then runs N cases
 sequentially in each mode and prints the wall time per case (median, p90). No kernel is compiled, so this is the
 harness's own cost per case: process start, imports, input generation, reference + candidate, comparison; with
-the trusted judge and the jailed runner that is three processes per case, the jail's namespaces and mounts, and
-the files between them. `--draws 1` measures one input draw per case (as before issue 15); the default static
+the trusted judge and the jailed runner that is one forked runner per case (straight into its own PID namespace)
+plus two steps of the thread's long-lived judge, the jail's namespaces and mounts, and the files between them. `--draws 1` measures one input draw per case (as before issue 15); the default static
 mode evaluates 2. Run the same script from a checkout of the previous harness for the before/after figure.
 
     python benchmarks/bench_case_overhead.py [--cases 10] [--draws 1] [--modes zygote,exec]

@@ -231,10 +231,7 @@ def enter(spec: dict) -> None:
         with open("/proc/self/gid_map", "w") as f:
             f.write(f"0 {gid} 1")
         spec = {**spec, "_userns": True}
-    # PID 1 of the namespace: a tiny program that only waits (spawned, so the big interpreter is not copied);
-    # its parent-death signal kills it, and with it the whole namespace, when C0 dies or is killed
-    init = subprocess.Popen([SETPRIV, "--pdeathsig", "KILL", "--", SLEEP, "infinity"], stdin=subprocess.DEVNULL,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, close_fds=True)
+    init = _init_process()   # dies with C0 (killed on a timeout), and with it the whole namespace
     c2 = os.fork()
     if c2:                                   # C0: outside the PID namespace, only waits
         set_non_dumpable()
@@ -247,7 +244,12 @@ def enter(spec: dict) -> None:
         init.kill()                          # PID 1 gone: the kernel kills whatever C2 left behind
         init.wait()
         _exit_like(os.waitstatus_to_exitcode(status))
-    try:                                     # C2: inside the namespaces, builds its root, then drops everything
+    _become_sandbox(spec)
+
+
+def _become_sandbox(spec: dict) -> None:
+    """C2's part: inside the namespaces, build the root, then drop everything."""
+    try:
         _build_root(spec)
         _drop_privileges(spec)
         os.chdir(spec.get("cwd") or "/tmp")
@@ -256,6 +258,69 @@ def enter(spec: dict) -> None:
         os._exit(JAIL_SETUP_FAILED)
 
 
+def _init_process() -> subprocess.Popen:
+    """PID 1 of a new namespace: a tiny program that only waits (spawned, so the big interpreter is not copied);
+    its parent-death signal kills it, and with it the whole namespace, when its parent dies."""
+    return subprocess.Popen([SETPRIV, "--pdeathsig", "KILL", "--", SLEEP, "infinity"], stdin=subprocess.DEVNULL,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, close_fds=True)
+
+
+class PidNamespaceForker:
+    """Forks children straight into fresh PID namespaces, for a long-lived root parent (the fork server).
+
+    `enter` makes the forked child unshare and fork again (C0 waits outside, C2 is the sandbox), which costs a
+    fork and an exit of a torch-sized process per case. Here the parent itself unshares the PID namespace for
+    its next children only (its own PID namespace never changes), spawns the namespace's PID 1, forks the
+    child as PID 2, and turns back to its own namespace (setns); the child then calls `enter_as_pid2`. The
+    parent must kill the returned PID 1 when the child ends (that kills whatever the child left behind), and
+    it dies with the parent (parent-death signal). `create()` returns None where the kernel refuses (no
+    CAP_SYS_ADMIN): callers then fork and use `enter`.
+    """
+
+    def __init__(self, own_ns_fd: int):
+        self.own = own_ns_fd
+
+    @classmethod
+    def create(cls) -> "PidNamespaceForker | None":
+        try:
+            fd = os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC)
+        except OSError:
+            return None
+        forker = cls(fd)
+        try:
+            forker._unshare()
+            forker._restore()
+        except OSError:
+            os.close(fd)
+            return None
+        return forker
+
+    def _unshare(self) -> None:
+        _check(_libc.unshare(CLONE_NEWPID), "unshare(CLONE_NEWPID)")
+
+    def _restore(self) -> None:
+        _check(_libc.setns(self.own, CLONE_NEWPID), "setns(own PID namespace)")
+
+    def fork(self) -> tuple[int, subprocess.Popen | None]:
+        """(pid, PID 1) in the parent; (0, None) in the child, which is PID 2 of a namespace of its own."""
+        self._unshare()
+        try:
+            init = _init_process()
+            pid = os.fork()
+        except BaseException:
+            self._restore()
+            raise
+        if pid == 0:
+            return 0, None
+        self._restore()
+        return pid, init
+
+
+def enter_as_pid2(spec: dict) -> None:
+    """`enter` for a child of `PidNamespaceForker.fork`: already PID 2 of its PID namespace, so it unshares
+    the other namespaces itself and becomes the sandbox without another fork. Root only (the forker is)."""
+    _check(_libc.unshare(CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS), "unshare")
+    _become_sandbox(spec)
 
 
 def main(argv: list[str]) -> None:

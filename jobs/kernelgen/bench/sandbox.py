@@ -154,8 +154,9 @@ def run_case(task: Task, case: TestCase, rt: RuntimeEnv, *, seed: int, timeout_s
              keep_scratch: bool = False) -> CaseResult:
     """Run `case` of `task` against the candidate that `rt` makes importable; never raises for candidate faults.
 
-    Three processes: the judge prepares (inputs, reference), the jailed runner runs the candidate, the judge
-    compares; only the judge's result file becomes the CaseResult."""
+    Three steps: the judge prepares (inputs, reference), the jailed runner runs the candidate, the judge
+    compares; only the judge's result file becomes the CaseResult. With the fork server the judge's steps run in
+    this thread's long-lived judge (`kernelgen.bench.judge_server`), else each is a process of its own."""
     t0 = time.perf_counter()
     d = _case_dirs(Path(scratch))
     try:
@@ -286,7 +287,13 @@ class _Steps:
     def judge(self, role: str, timeout_s: float) -> _Ran:
         job, log = self.d["judge"] / "job.json", self.d["judge"] / f"{role}.log"
         env = _base_env(self.d["judge"])
-        ran = self._zygote(role, job, log, self.d["judge"], env, timeout_s)
+        ran = None
+        if self.zygote:
+            try:
+                ran = _judge_server().step(role, job, log, self.d["judge"], env, timeout_s)
+            except (ZygoteError, OSError) as e:   # one fork per step instead; the case itself is unaffected
+                self.diagnostics.append(f"judge server unavailable ({e}); forked the step")
+        ran = ran or self._zygote(role, job, log, self.d["judge"], env, timeout_s)
         if ran is None:
             prefix, _ = network_isolation()
             ran = _exec([*prefix, sys.executable, "-m", JUDGE_MODULE, role, str(job)], log, self.d["judge"], env,
@@ -398,33 +405,47 @@ class _Zygote:
     def alive(self) -> bool:
         return self.proc.poll() is None
 
-    def run(self, req: dict, timeout_s: float) -> tuple[int | None, bool]:
+    def start(self, req: dict) -> dict:
+        """Fork `req`'s step; returns its waiter (``exited`` is set when it ends, ``status`` then holds its status)."""
         import threading
         w = {"started": threading.Event(), "exited": threading.Event(), "pid": None, "status": None}
         self._waiters[req["id"]] = w
+        with self._lock:
+            try:
+                self.proc.stdin.write((json.dumps(req) + "\n").encode())
+                self.proc.stdin.flush()
+            except (BrokenPipeError, OSError) as e:
+                self._waiters.pop(req["id"], None)
+                raise ZygoteError(f"not accepting work: {e}") from e
+        if not w["started"].wait(60) or w["pid"] is None:
+            self._waiters.pop(req["id"], None)
+            raise ZygoteError("did not fork the case worker")
+        return w
+
+    def kill(self, rid: str) -> None:
+        """Kill a step's process group (pids are the zygote's: where it has a PID namespace only it can name them)."""
+        with self._lock:
+            try:
+                self.proc.stdin.write(f"KILL {rid}\n".encode())
+                self.proc.stdin.flush()
+            except (OSError, ValueError):   # gone, or closed by shutdown: nothing left to kill
+                pass
+
+    def forget(self, rid: str) -> None:
+        self._waiters.pop(rid, None)
+
+    def run(self, req: dict, timeout_s: float) -> tuple[int | None, bool]:
+        w = self.start(req)
         try:
-            with self._lock:
-                try:
-                    self.proc.stdin.write((json.dumps(req) + "\n").encode())
-                    self.proc.stdin.flush()
-                except (BrokenPipeError, OSError) as e:
-                    raise ZygoteError(f"not accepting work: {e}") from e
-            if not w["started"].wait(60) or w["pid"] is None:
-                raise ZygoteError("did not fork the case worker")
             timed_out = not w["exited"].wait(timeout_s)
-            if timed_out:                  # the zygote kills (pids are its own in a PID namespace)
-                with self._lock:
-                    try:
-                        self.proc.stdin.write(f"KILL {req['id']}\n".encode())
-                        self.proc.stdin.flush()
-                    except (BrokenPipeError, OSError):
-                        pass
+            if timed_out:
+                self.kill(req["id"])
                 w["exited"].wait(30)
             if w["status"] is None and not timed_out:
                 raise ZygoteError("died while a case was running")
             return w["status"], timed_out
         finally:
-            self._waiters.pop(req["id"], None)
+            self.forget(req["id"])
 
     def close(self) -> None:
         try:
@@ -434,6 +455,85 @@ class _Zygote:
         except (OSError, subprocess.TimeoutExpired):
             _kill_group(self.proc.pid)
         shutil.rmtree(self._dir, ignore_errors=True)
+
+
+class _JudgeServer:
+    """Client of one long-lived judge (`kernelgen.bench.judge_server`), forked from the fork server; one per
+    evaluator thread, so concurrent cases never queue behind each other's reference."""
+
+    def __init__(self, zygote: _Zygote):
+        import tempfile
+        self.zygote, self.id = zygote, uuid.uuid4().hex
+        self.dir = Path(tempfile.mkdtemp(prefix="kg-judge-", dir=zygote._dir))   # 0700, root's: no case sees it
+        requests, replies = self.dir / "requests", self.dir / "replies"
+        os.mkfifo(requests, 0o600)
+        os.mkfifo(replies, 0o600)
+        # both ends held read-write here, so neither open blocks and a dead server is seen through the zygote
+        self._req = os.open(requests, os.O_RDWR)
+        self._rep = os.open(replies, os.O_RDWR)
+        self._buf = b""
+        (self.dir / "server.json").write_text(json.dumps({"requests": str(requests), "replies": str(replies)}))
+        env = {k: os.environ[k] for k in _PASS_ENV if k in os.environ}
+        env.update({"HOME": str(self.dir), "TMPDIR": str(self.dir), "PYTHONDONTWRITEBYTECODE": "1",
+                    "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "PYTHONPATH": str(HARNESS_ROOT)})
+        try:
+            self.waiter = zygote.start({"id": self.id, "role": "serve", "job": str(self.dir / "server.json"),
+                                        "log": str(self.dir / "server.log"), "cwd": str(self.dir), "env": env,
+                                        "cpu_s": 0})
+        except ZygoteError:
+            os.close(self._req)
+            os.close(self._rep)
+            shutil.rmtree(self.dir, ignore_errors=True)
+            raise
+
+    def alive(self) -> bool:
+        return self._req is not None and not self.waiter["exited"].is_set()
+
+    def step(self, role: str, job: Path, log: Path, cwd: Path, env: dict, timeout_s: float) -> _Ran:
+        import select
+        rid = uuid.uuid4().hex
+        os.write(self._req, (json.dumps({"id": rid, "role": role, "job": str(job), "log": str(log),
+                                         "cwd": str(cwd), "env": env}) + "\n").encode())
+        deadline = time.monotonic() + timeout_s
+        while True:
+            while b"\n" in self._buf:
+                line, self._buf = self._buf.split(b"\n", 1)
+                parts = line.decode(errors="replace").split()
+                if parts[:2] == ["DONE", rid]:
+                    return _Ran(int(parts[2]), False)
+            left = deadline - time.monotonic()
+            if left <= 0:
+                self.close()       # a step that hangs takes its server with it; the next case starts another
+                return _Ran(None, True)
+            if not self.alive():
+                raise ZygoteError("the judge server died")
+            ready, _, _ = select.select([self._rep], [], [], min(left, 0.5))
+            if ready:
+                self._buf += os.read(self._rep, 65536)
+
+    def close(self) -> None:
+        if self._req is None:
+            return
+        self.zygote.kill(self.id)
+        self.waiter["exited"].wait(10)
+        self.zygote.forget(self.id)
+        os.close(self._req)
+        os.close(self._rep)
+        self._req = self._rep = None
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+_JUDGES = __import__("threading").local()
+
+
+def _judge_server() -> _JudgeServer:
+    zygote = _get_zygote()
+    server = getattr(_JUDGES, "server", None)
+    if server is None or server.zygote is not zygote or not server.alive():
+        if server is not None:
+            server.close()
+        server = _JUDGES.server = _JudgeServer(zygote)
+    return server
 
 
 def _no_core() -> None:

@@ -7,8 +7,13 @@ reads one JSON request per line on stdin. For each it forks a child that:
   - sets RLIMIT_CORE=0 and RLIMIT_CPU, replaces the environment, points fds 0/1/2 at /dev/null and a log file,
   - runs exactly one step: the judge's ``prepare`` or ``compare`` (`kernelgen.bench.judge`, trusted: never
     loads candidate code), or ``run``: enters the jail (`kernelgen.bench.jail`) and runs the candidate
-    (`kernelgen.bench.runner`), which tightens RLIMIT_AS before any candidate code loads;
+    (`kernelgen.bench.runner`), which tightens RLIMIT_AS before any candidate code loads; or ``serve``: becomes
+    a long-lived judge that runs many judge steps (`kernelgen.bench.judge_server`);
   - ``_exit``s without interpreter teardown.
+Where the zygote may create PID namespaces (root, or root of its own user namespace), a ``run`` child is forked
+straight into a fresh one as its PID 2 (`jail.PidNamespaceForker`; the zygote kills that namespace's PID 1 when the
+child ends or is killed), saving `jail.enter` its own fork of this torch-sized process. Exits are seen through
+pidfds, so a finished step is reported at once, not at the next poll.
 The fork server itself is non-dumpable and never holds a case's inputs, references or verdict (its children
 write them to files), so a candidate forked from it finds nothing of the judge in its memory. Replies on stdout: ``STARTED <id> <pid>`` and ``EXITED <id> <status>``; the
 request ``KILL <id>`` kills that case's process group (pids are the zygote's: where the zygote runs in its own
@@ -27,16 +32,20 @@ import signal
 import sys
 
 
-def _child(req: dict) -> None:
-    """One step of a case: ``prepare`` / ``compare`` (the judge, trusted) or ``run`` (the candidate, jailed)."""
-    from kernelgen.bench import jail, judge, runner
+def _child(req: dict, pid2: bool, inherited: list[int]) -> None:
+    """One step of a case: ``prepare`` / ``compare`` (the judge, trusted) or ``run`` (the candidate, jailed);
+    `pid2`: forked as PID 2 of a fresh PID namespace (`jail.PidNamespaceForker`)."""
+    from kernelgen.bench import jail, judge, judge_server, runner
 
     code = 0
     try:
+        for fd in inherited:   # the server's pidfds of other cases: a case must not be able to signal them
+            os.close(fd)
         os.setsid()
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        cpu = int(req["cpu_s"])
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 5))
+        if req.get("cpu_s"):   # the long-lived judge has none: its client's deadline per step bounds it
+            cpu = int(req["cpu_s"])
+            resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 5))
         null = os.open(os.devnull, os.O_RDONLY)
         log = os.open(req["log"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o644)
         os.dup2(null, 0)
@@ -47,10 +56,12 @@ def _child(req: dict) -> None:
         with open(req["job"]) as f:
             job = json.load(f)
         if req["role"] == "run":
-            jail.enter(runner.jail_spec(job))
+            (jail.enter_as_pid2 if pid2 else jail.enter)(runner.jail_spec(job))
             os.environ.clear()
             os.environ.update(req["env"])
             runner.execute(job)
+        elif req["role"] == "serve":
+            judge_server.serve(job)
         else:
             os.chdir(req["cwd"])
             os.environ.clear()
@@ -67,20 +78,32 @@ def _child(req: dict) -> None:
 def main() -> None:
     import torch  # noqa: F401  - the point of the zygote: imported once, shared copy-on-write
 
-    from kernelgen.bench import compare, jail, judge, runner, tensorio  # noqa: F401
+    from kernelgen.bench import compare, jail, judge, judge_server, runner, tensorio  # noqa: F401
 
     jail.set_non_dumpable()   # no case can read or write this process's memory (/proc/<pid>/mem, ptrace)
 
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    forker = jail.PidNamespaceForker.create()   # None where not root: `jail.enter` forks inside instead
     children: dict[int, str] = {}
+    inits: dict[int, object] = {}      # a run's pid -> PID 1 of its namespace (killing it ends the namespace)
+    pidfds: dict[int, int] = {}        # pidfd -> pid: a child's exit wakes select at once (no polling delay)
+    dying: dict[int, object] = {}      # pidfd -> a killed PID 1, reaped once it is gone
     out = sys.stdout
     out.write("READY\n")
     out.flush()
     buf = b""
     stdin = sys.stdin.fileno()
+
+    def end_namespace(pid: int) -> None:
+        # never wait for PID 1 here: it cannot finish dying before we have reaped the case (our child) in it
+        init = inits.pop(pid, None)
+        if init is not None:
+            init.kill()
+            dying[os.pidfd_open(init.pid)] = init
+
     while True:
-        ready, _, _ = select.select([stdin], [], [], 0.02)
-        if ready:
+        ready, _, _ = select.select([stdin, *pidfds, *dying], [], [], None if pidfds or dying else 1.0)
+        if stdin in ready:
             chunk = os.read(stdin, 65536)
             if not chunk:
                 break
@@ -94,29 +117,44 @@ def main() -> None:
                     for pid, r in list(children.items()):
                         if r == rid:
                             _killpg(pid)
+                            end_namespace(pid)
                     continue
                 req = json.loads(line)
-                pid = os.fork()
-                if pid == 0:
-                    _child(req)
+                inherited = [*pidfds, *dying, *((forker.own,) if forker else ())]
+                pid = -1
+                if req["role"] == "run" and forker is not None:
+                    try:
+                        pid, init = forker.fork()
+                    except OSError as e:   # e.g. out of processes: the old way (fork, then `jail.enter`)
+                        print(f"zygote: PID-namespace fork failed ({e}); forking plainly", file=sys.stderr)
+                    if pid == 0:
+                        _child(req, True, inherited)
+                    if pid > 0:
+                        inits[pid] = init
+                if pid < 0:
+                    pid = os.fork()
+                    if pid == 0:
+                        _child(req, False, inherited)
                 children[pid] = req["id"]
+                pidfds[os.pidfd_open(pid)] = pid
                 out.write(f"STARTED {req['id']} {pid}\n")
                 out.flush()
-        while children:
-            try:
-                pid, status = os.waitpid(-1, os.WNOHANG)
-            except ChildProcessError:
-                break
-            if pid == 0:
-                break
+        for fd in [fd for fd in ready if fd in pidfds]:
+            pid = pidfds.pop(fd)
+            os.close(fd)
+            _, status = os.waitpid(pid, 0)
             rid = children.pop(pid, None)
+            _killpg(pid)               # grandchildren the case left behind
+            end_namespace(pid)
             if rid is not None:
-                _killpg(pid)           # grandchildren the case left behind
                 out.write(f"EXITED {rid} {os.waitstatus_to_exitcode(status)}\n")
                 out.flush()
+        for fd in [fd for fd in ready if fd in dying]:
+            dying.pop(fd).wait()
+            os.close(fd)
     for pid in children:
         _killpg(pid)
-
+        end_namespace(pid)
 
 def _killpg(pid: int) -> None:
     try:
