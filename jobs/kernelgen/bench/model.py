@@ -132,6 +132,12 @@ class RuntimeEnv:
     inplace_op: bool = False
 
 
+def updates_inputs(inputs: set[str], outputs: set[str]) -> bool:
+    """Whether an OpDef with these parameter names updates inputs (`RuntimeEnv.inplace_op`): an output named like
+    an input (CANN's Ref form), or inputs and no output at all."""
+    return bool(inputs) and (not outputs or bool(inputs & outputs))
+
+
 @runtime_checkable
 class Backend(Protocol):
     """prepare -> compile -> runtime_env; the harness runs cases in its sandboxed worker with that env.

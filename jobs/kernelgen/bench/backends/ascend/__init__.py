@@ -35,6 +35,7 @@ from ...model import (
     TestCase,
     Verdict,
     Workspace,
+    updates_inputs,
 )
 from . import opdef as od
 from .artifacts import RESULT, fetch_artifact, load_result, publish_artifact, result_json
@@ -144,7 +145,7 @@ class AscendBackend(Backend):
                 out[rel] = text
             desc = od.parse_opdef({k: v for k, v in out.items() if k.startswith("op_host/")}, op_u)
             meta["op_json"] = desc.msopgen_json()
-            meta["inplace_op"] = bool({p.name for p in desc.inputs} & {p.name for p in desc.outputs})
+            meta["inplace_op"] = updates_inputs({p.name for p in desc.inputs}, {p.name for p in desc.outputs})
         except od.OpDefError as e:
             meta["error"] = f"error: {e}"
         # the template's placeholder, and bindings that name the op's real aclnn entry (aclnnIsFinite) alike
