@@ -2,7 +2,9 @@
 // (`assert(expr)`, the deprecated `assert(expr, fmt, args...)`, `ascendc_assert`) checks and ends the kernel when
 // false; AscendCUtils::GetC0Count(typeSize) is the element count of one 32-byte block; the device compiler's scalar
 // intrinsics `int64_t min/max(int64_t, int64_t)` are visible at global scope (and `std::min` still wins where a
-// kernel brings it in for its own type); a TQue may take a `const TQueConfig*` as its mask; IsSameType<T, U>.
+// kernel brings it in for its own type); a TQue may take a `const TQueConfig*` as its mask; IsSameType<T, U>; the
+// builtin per-core variables `block_idx` / `block_num` read the running core, and a kernel's own variable of that
+// name shadows them.
 #include <cstdint>
 #include "kernel_operator.h"
 
@@ -14,6 +16,9 @@ namespace kernel_ns {   // kernels are built inside a namespace: unqualified cal
 template <class Shape> uint32_t tile_k(const Shape& s, uint32_t k) { return min(s.k, k); }
 struct S { uint32_t k; };
 int64_t widest(int32_t a, uint64_t b) { return max(a, b); }   // mixed types: only the int64_t intrinsic fits
+uint64_t my_offset(uint64_t per_core) { return block_idx * per_core; }
+bool not_last() { return block_idx != block_num - 1; }
+int64_t shadowed() { int32_t block_idx = 42; return block_idx; }   // a kernel's own local of that name
 }
 namespace with_std {
 using namespace std;
@@ -42,11 +47,16 @@ int main() {
     e = throws([&] { ascendc_assert(flag == 3, "flag is %d\n", flag); });
     CHECK_MSG(has(e, "kernel assertion failed") && has(e, "flag == 3"), "%s", e.c_str());
 
-    static_assert(ONE_BLK_FLOAT_NUM == 8 && ONE_BLK_SIZE == 32, "block constants");
+    static_assert(ONE_BLK_FLOAT_NUM == 8 && ONE_BLK_SIZE == 32 && BRCB_BROADCAST_NUMBER == 8, "block constants");
     static_assert(IsSameType<half, half>::value && !IsSameType<half, float>::value, "AscendC::IsSameType");
     CHECK(kConf.bufferNumber == 1 && kConf.consumer[1] == TPosition::MAX && !kConf.enableLoopQueue);
     TQue<TPosition::VECIN, 1, &kConf> q;   // the documented pointer-to-config mask compiles as a queue type
     (void)q;
+    ::ascsim::core().block_idx = 5;   // what a launch sets for the core it runs
+    ::ascsim::core().block_num = 8;
+    CHECK(kernel_ns::my_offset(96) == 480 && kernel_ns::not_last() && kernel_ns::shadowed() == 42);
+    ::ascsim::core().block_idx = 7;
+    CHECK(kernel_ns::my_offset(96) == 672 && !kernel_ns::not_last() && GetBlockIdx() == block_idx);
     std::printf("PASS %d FAIL %d\n", g_pass, g_fail);
     return g_fail != 0;
 }

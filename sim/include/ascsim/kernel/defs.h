@@ -80,6 +80,7 @@ constexpr int32_t DEFAULT_REPEAT_STRIDE = 8;
 constexpr int32_t DEFAULT_BLK_NUM = 8;
 constexpr int32_t DEFAULT_BLK_STRIDE = 1;
 constexpr int32_t MAX_REPEAT_TIMES = 255;
+constexpr uint32_t BRCB_BROADCAST_NUMBER = 8;   // Brcb: source elements one repeat broadcasts (one 32-byte block each)
 constexpr int32_t VECTOR_REG_WIDTH = 256;
 constexpr int32_t MASK_PLACEHOLDER = 0;
 constexpr int32_t BLOCK_CUBE = 16;

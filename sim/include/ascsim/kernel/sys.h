@@ -132,7 +132,17 @@ __aicore__ inline void set_mask_count() { ::ascsim::core().counter_mode = true; 
 __aicore__ inline void set_mask_norm() { ::ascsim::core().counter_mode = false; }
 __aicore__ inline int64_t get_block_idx() { return ::ascsim::core().block_idx; }
 __aicore__ inline int64_t get_block_num() { return ::ascsim::core().block_num; }
-__aicore__ inline int64_t block_idx_compat() { return ::ascsim::core().block_idx; }
+
+// The device compiler's builtin per-core variables `block_idx` and `block_num` (what GetBlockIdx/GetBlockNum
+// read): kernels use them as plain integers. Here they are empty objects that read the running simulated core
+// when converted, so each core sees its own value; a kernel's own variable of the same name shadows them, as it
+// shadows the builtin.
+namespace ascsim {
+struct BlockIdxVar { __aicore__ inline operator int64_t() const { return ::ascsim::core().block_idx; } };
+struct BlockNumVar { __aicore__ inline operator int64_t() const { return ::ascsim::core().block_num; } };
+}  // namespace ascsim
+inline constexpr ::ascsim::BlockIdxVar block_idx{};
+inline constexpr ::ascsim::BlockNumVar block_num{};
 
 #ifndef ASSERT
 // Device builds compile ASSERT to nothing: real answers even write `x = y ASSERT(y != 0);` (NPUKernelBench MseLoss),
