@@ -103,6 +103,9 @@ def main() -> None:
 
     while True:
         ready, _, _ = select.select([stdin, *pidfds, *dying], [], [], None if pidfds or dying else 1.0)
+        # taken now: closing one pidfd below and opening another may reuse its number within this round
+        exited = [fd for fd in ready if fd in pidfds]
+        gone = [fd for fd in ready if fd in dying]
         if stdin in ready:
             chunk = os.read(stdin, 65536)
             if not chunk:
@@ -139,7 +142,7 @@ def main() -> None:
                 pidfds[os.pidfd_open(pid)] = pid
                 out.write(f"STARTED {req['id']} {pid}\n")
                 out.flush()
-        for fd in [fd for fd in ready if fd in pidfds]:
+        for fd in exited:
             pid = pidfds.pop(fd)
             os.close(fd)
             _, status = os.waitpid(pid, 0)
@@ -149,7 +152,7 @@ def main() -> None:
             if rid is not None:
                 out.write(f"EXITED {rid} {os.waitstatus_to_exitcode(status)}\n")
                 out.flush()
-        for fd in [fd for fd in ready if fd in dying]:
+        for fd in gone:
             dying.pop(fd).wait()
             os.close(fd)
     for pid in children:
