@@ -11,8 +11,8 @@ for each, after the step has written its result file, one line ``DONE <id> <stat
 (status 0, or 70 when the step itself failed). Each step's stdout/stderr go to its own log, its cwd and
 environment are the request's, and torch's global settings and the task's modules are restored afterwards, so
 one case's reference cannot change how the next case's reference computes. A step that hangs is the client's to
-kill (the whole process; the next request starts a new server); so is a server grown past `RECYCLE_RSS_MIB`,
-which exits by itself after replying.
+kill (the whole process; the next request starts a new server). A server grown past `RECYCLE_RSS_MIB` exits by
+itself after replying, and the next request starts a new one the same way.
 """
 from __future__ import annotations
 
@@ -26,7 +26,9 @@ import traceback
 from contextlib import contextmanager
 from pathlib import Path
 
-RECYCLE_RSS_MIB = 4096
+#: resident size (torch's shared pages included, ~0.5 GiB) past which a server exits after its reply: an evaluate
+#: pod runs one server per worker thread, and a big case's freed heap should not stay with it
+RECYCLE_RSS_MIB = 1536
 
 
 @contextmanager
