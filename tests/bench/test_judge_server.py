@@ -59,3 +59,21 @@ def test_a_hanging_step_takes_only_its_server(tmp_path):
     _, after = _run(tmp_path, "After", "args[0] + args[1]", "args[0] + args[1] + 1")
     assert after.verdict == Verdict.VALUE_MISMATCH, after.message   # judged, by a new server
     assert sandbox._JUDGES.server is not server
+
+
+def test_a_finished_thread_leaves_no_server_behind(tmp_path):
+    import gc
+    import threading
+
+    seen = {}
+
+    def one():
+        _, res = _run(tmp_path, "Thread", "args[0] + args[1]", "args[0] + args[1]")
+        seen["verdict"], seen["dir"] = res.verdict, sandbox._JUDGES.server.dir
+
+    t = threading.Thread(target=one)
+    t.start()
+    t.join()
+    gc.collect()
+    assert seen["verdict"] == Verdict.OK
+    assert not seen["dir"].exists(), "the thread's judge server was not closed when its thread ended"

@@ -511,16 +511,25 @@ class _JudgeServer:
             if ready:
                 self._buf += os.read(self._rep, 65536)
 
-    def close(self) -> None:
+    def close(self, wait: bool = True) -> None:
         if self._req is None:
             return
         self.zygote.kill(self.id)
-        self.waiter["exited"].wait(10)
+        if wait:
+            self.waiter["exited"].wait(10)
         self.zygote.forget(self.id)
         os.close(self._req)
         os.close(self._rep)
         self._req = self._rep = None
         shutil.rmtree(self.dir, ignore_errors=True)
+
+    def __del__(self) -> None:
+        # its thread has ended (an evaluator's pool shut down): the server would otherwise idle until the harness
+        # exits. Not waiting: this may run during a thread's teardown.
+        try:
+            self.close(wait=False)
+        except Exception:  # noqa: BLE001 - interpreter shutdown
+            pass
 
 
 _JUDGES = __import__("threading").local()
