@@ -22,6 +22,7 @@ standard library so it starts in milliseconds.
 from __future__ import annotations
 
 import ctypes
+import errno
 import json
 import os
 import platform
@@ -30,6 +31,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 
 CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x00020000, 0x04000000, 0x08000000
 CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
@@ -42,6 +44,7 @@ PR_CAP_AMBIENT_CLEAR_ALL = 4
 _SYSCALLS = {"x86_64": {"pivot_root": 155, "capset": 126}, "aarch64": {"pivot_root": 41, "capset": 91}}
 NOBODY = 65534
 JAIL_SETUP_FAILED = 71
+MOUNT_BUSY_RETRIES = 5
 SETPRIV = shutil.which("setpriv") or "/usr/bin/setpriv"
 SLEEP = shutil.which("sleep") or "/bin/sleep"
 #: where the new root is assembled (a mount point of the private mount namespace; the host never sees it)
@@ -66,7 +69,14 @@ def _check(rc: int, what: str) -> None:
 
 def _mount(src: str | None, dst: str, fstype: str | None, flags: int, data: str | None = None) -> None:
     enc = lambda s: s.encode() if s is not None else None  # noqa: E731
-    _check(_libc.mount(enc(src), enc(dst), enc(fstype), ctypes.c_ulong(flags), enc(data)), f"mount {src} on {dst}")
+    for attempt in range(MOUNT_BUSY_RETRIES):
+        rc = _libc.mount(enc(src), enc(dst), enc(fstype), ctypes.c_ulong(flags), enc(data))
+        # EBUSY (seen once in ~10^4 sandbox set-ups, on the read-only remount of the fresh root, while another
+        # test run's sandboxes were being killed): transient, so a few short retries; then it fails closed
+        if rc == 0 or ctypes.get_errno() != errno.EBUSY or attempt == MOUNT_BUSY_RETRIES - 1:
+            break
+        time.sleep(0.02 * (attempt + 1))
+    _check(rc, f"mount {src} on {dst}")
 
 
 def _prctl(option: int, arg: int = 0) -> None:
