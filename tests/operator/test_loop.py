@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from kernelgen.storage import open_store
 from tests.cot.scripted_server import ScriptedTeacherServer
 from tests.loop.executor import HOLD, PodExecutor
 from tests.loop.loop_specs import ORDER, bound_docs
@@ -31,7 +32,7 @@ KIND = {"loop-cot": "CoTBuild", "loop-sft": "TrainRun", "loop-bench-sft": "Bench
 
 
 def _path(uri: str) -> Path:
-    return Path(uri.removeprefix("file://"))
+    return open_store(uri).root
 
 
 def _cond(status, ctype):

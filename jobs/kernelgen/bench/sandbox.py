@@ -367,10 +367,7 @@ class _Zygote:
         self._lock = threading.Lock()
         self._waiters: dict[str, dict] = {}
         self._dir = Path(tempfile.mkdtemp(prefix="kg-zygote-"))
-        env = {k: os.environ[k] for k in _PASS_ENV if k in os.environ}
-        env.update({"HOME": str(self._dir), "TMPDIR": str(self._dir), "PYTHONDONTWRITEBYTECODE": "1",
-                    "PYTHONNOUSERSITE": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
-                    "PYTHONPATH": str(HARNESS_ROOT)})
+        env = _base_env(self._dir)
         self.log = self._dir / "zygote.log"
         with open(self.log, "wb") as log:
             self.proc = subprocess.Popen([*prefix, sys.executable, "-m", "kernelgen.bench.zygote"], cwd=self._dir,
@@ -473,9 +470,7 @@ class _JudgeServer:
         self._rep = os.open(replies, os.O_RDWR)
         self._buf = b""
         (self.dir / "server.json").write_text(json.dumps({"requests": str(requests), "replies": str(replies)}))
-        env = {k: os.environ[k] for k in _PASS_ENV if k in os.environ}
-        env.update({"HOME": str(self.dir), "TMPDIR": str(self.dir), "PYTHONDONTWRITEBYTECODE": "1",
-                    "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "PYTHONPATH": str(HARNESS_ROOT)})
+        env = _base_env(self.dir)
         try:
             self.waiter = zygote.start({"id": self.id, "role": "serve", "job": str(self.dir / "server.json"),
                                         "log": str(self.dir / "server.log"), "cwd": str(self.dir), "env": env,
