@@ -90,3 +90,42 @@ def test_selfcheck_passes_and_refuses_an_empty_run(tmp_path):
     (tmp_path / "records.jsonl").write_text(json.dumps(_record("ok")) + "\n")
     r = _selfcheck(tmp_path)
     assert r.returncode == 0 and "all 1 reference cases ok" in r.stdout
+
+
+@pytest.mark.parametrize("torch_std,is_clang,expect", [
+    ("c++17", False, "-std=c++20"), ("c++17", True, "-std=c++17"), ("c++20", False, "-std=c++20"), ("c++20", True, "-std=c++20")])
+def test_kernel_standard_under_gxx_is_at_least_cxx20(monkeypatch, torch_std, is_clang, expect):
+    monkeypatch.setenv("ASCSIM_BINDING_STD", torch_std)
+    torch_cxx.binding_std_flag.cache_clear()
+    try:
+        assert torch_cxx.kernel_std_flag(is_clang) == expect
+    finally:
+        torch_cxx.binding_std_flag.cache_clear()
+
+
+# A coordinate type as template libraries write it: a constexpr constructor that assigns its array in its body,
+# used in a constant expression. The device compiler (clang-based, C++17 mode) accepts it; g++ only as C++20.
+CONSTEXPR_BODY_INIT = """
+template <int N> struct Coord {
+    constexpr explicit Coord(const unsigned (&v)[N]) { for (int i = 0; i < N; ++i) idx[i] = v[i]; }
+    unsigned idx[N];
+};
+constexpr unsigned kDims[2] = {128, 256};
+static constexpr auto kShape = Coord<2>(kDims);
+static_assert(kShape.idx[1] == 256, "evaluated at compile time");
+"""
+
+
+def test_kernels_under_gxx_accept_constexpr_constructors_that_assign_in_their_body(tmp_path):
+    import shutil
+    from kernelgen.bench.backends.sim import SimBackend
+    if shutil.which("g++") is None:
+        pytest.skip("g++ not installed")
+    src = tmp_path / "k.cpp"
+    src.write_text(CONSTEXPR_BODY_INIT)
+    be = SimBackend(cxx="g++", cache_dir=tmp_path / "cache")
+    std = [f for f in be._kernel_flags() if f.startswith("-std=")]
+    ok = subprocess.run(["g++", *std, "-fsyntax-only", str(src)], capture_output=True, text=True, timeout=120)
+    assert ok.returncode == 0, ok.stderr[-2000:]
+    old = subprocess.run(["g++", "-std=c++17", "-fsyntax-only", str(src)], capture_output=True, text=True, timeout=120)
+    assert old.returncode != 0 and "constant expression" in old.stderr   # why the kernel standard is raised

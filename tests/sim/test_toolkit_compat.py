@@ -79,6 +79,11 @@ def test_host_platform_queries_and_contexts():
     run_cpp_driver(CPP / "host_platform_test.cpp")
 
 
+def test_tiling_template_base_and_registry():
+    """TilingBaseClass.DoTiling's step order and key; the registry's priority order, incapable and failing templates."""
+    run_cpp_driver(CPP / "tiling_templates_test.cpp")
+
+
 def test_acl_header_is_available_to_kernels(tmp_path):
     r = _syntax(tmp_path, '#include "kernel_operator.h"\n#include <acl/acl.h>\naclError f(aclrtStream s) { return s ? ACL_SUCCESS : 1; }\n')
     assert r.returncode == 0, r.stderr[-2000:]

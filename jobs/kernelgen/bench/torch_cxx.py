@@ -2,8 +2,9 @@
 
 A task's `pybind.cpp` includes torch's headers, so it must build with the C++ standard those headers demand. That
 standard is read from torch itself (the `__cplusplus < N` guard its entry headers carry), never hard-coded: torch
-2.15 raised it to C++20, and a binding built with -std=c++17 against it fails at the first include. Kernel, host
-and runtime objects are linked into the same extension module and build with the same standard.
+2.15 raised it to C++20, and a binding built with -std=c++17 against it fails at the first include. Host and
+runtime objects, linked into the same extension module, build with the same standard; kernels under g++ build as
+C++20 at least (`kernel_std_flag` says why).
 
 `python -m kernelgen.bench.torch_cxx --check` (run by `make setup-python`) fails with a clear message when the
 compiler cannot give the standard that the installed torch requires.
@@ -57,6 +58,15 @@ def binding_std_flag() -> str:
         raise ToolchainError(f"the installed torch needs {std}, but the simulator's bindings are built and tested with "
                              f"{' / '.join(SUPPORTED)} only: install the torch pinned in uv.lock (`make setup-python`)")
     return f"-std={std}"
+
+
+def kernel_std_flag(is_clang: bool) -> str:
+    """-std=... for the simulator's kernel objects. The device compiler is clang-based: in its C++17 mode it accepts
+    C++20's constexpr relaxations (a constexpr constructor that assigns its members in its body, as template
+    libraries' coordinate types do) as extensions, as clang++ does. g++ has no such extensions, so under g++
+    kernels build as C++20, the closest match, unless torch already asks for more."""
+    std = binding_std_flag()
+    return std if is_clang or std != "-std=c++17" else "-std=c++20"
 
 
 def check(cxx: str) -> str:
