@@ -16,6 +16,14 @@ constexpr int kNumHardEvents = 40;
 
 struct SyncState;   // the missing-sync detector of one core (src/runtime.cpp); null when ASCSIM_SYNC_CHECK is off
 
+// A queue of this core, for FreeTensor called through another queue object: free_owned(queue, p) frees the
+// buffer starting at p when that queue owns it (the device frees by the tensor's own buffer handle).
+struct QueueRef {
+    void* queue = nullptr;
+    bool (*free_owned)(void* queue, const void* p) = nullptr;
+};
+constexpr int kMaxQueues = 64;
+
 struct CoreCtx {
     int64_t block_idx = 0;
     int64_t block_num = 1;
@@ -42,6 +50,8 @@ struct CoreCtx {
     void* cube = nullptr;                         // ascsim::CubeMem on an AIC core
     uint8_t xflags[16] = {};
     SyncState* sync = nullptr;
+    QueueRef queues[kMaxQueues] = {};            // the TQue/TQueBind objects bound on this core
+    int n_queues = 0;
 };
 
 CoreCtx& core();

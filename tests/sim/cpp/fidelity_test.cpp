@@ -5,6 +5,7 @@
 //   a half partial sum above 65504 is kept as 65504 (the doc's example [60000, 60000, -30000, 100] -> 35604);
 //   on A2 the count form adds the per-repeat results in order, the level-0 (mask/repeat) form by the tree again.
 // - ReduceMax/ReduceMin: value then index (bits in a T slot), the index counting from the start of the source.
+// - TQue FreeTensor: frees the tensor's own buffer, also when called through another queue of the core.
 // - GM: tensors are blocks of one segment (size + 32 B rounded up to 512 B); reads past a tensor inside the
 //   segment warn, writes into the tensor's own padding warn, writes reaching the next block fail naming both.
 #include <cmath>
@@ -215,6 +216,27 @@ int main() {
         CHECK(throws([&] { t = never.Get<float>(); }).empty());
         CHECK(has(throws([&] { Duplicate(t, 1.0f, 64); }), "ub address out of bounds"));
         CHECK(has(throws([&] { t.GetValue(0); }), "ub address out of bounds"));
+    }
+
+    // --- FreeTensor through another queue object frees the tensor's own buffer (the device frees by the tensor's
+    // buffer handle): answers free two same-position queues' tensors crosswise; a tensor no queue owns still fails
+    {
+        TPipe pipe;
+        TQue<TPosition::VECIN, 1> qa, qb;
+        pipe.InitBuffer(qa, 1, 256);
+        pipe.InitBuffer(qb, 1, 256);
+        LocalTensor<float> a = qa.AllocTensor<float>(), b = qb.AllocTensor<float>();
+        qa.EnQue(a); qb.EnQue(b);
+        a = qa.DeQue<float>(); b = qb.DeQue<float>();
+        CHECK(throws([&] { qa.FreeTensor(b); qb.FreeTensor(a); }).empty());
+        CHECK(qa.HasIdleBuffer() && qb.HasIdleBuffer());   // each queue got its own buffer back
+        CHECK(has(throws([&] { qa.FreeTensor(b); }), "double FreeTensor"));
+        LocalTensor<float> stray = fx.at<float>(190 * 1024, 8);
+        CHECK(has(throws([&] { qa.FreeTensor(stray); }), "does not start a buffer of this queue"));
+        LocalTensor<float> a2 = qa.AllocTensor<float>();
+        LocalTensor<float> inside = a2[8];
+        CHECK(has(throws([&] { qb.FreeTensor(inside); }), "does not start a buffer of this queue"));   // not a buffer start
+        qa.FreeTensor(a2);
     }
 
     // --- GM: torch_npu allocator blocks in one segment

@@ -1,9 +1,11 @@
 // Host-side platform queries and contexts as tiling code uses them: fe::PlatFormInfos answers like
 // platform_ascendc::PlatformAscendC (Atlas A2: 48 vector cores, 192 KiB UB of which 196352 B usable), the contexts
 // share the ExtendedKernelContext base, and platform/platform_info.h makes map/vector/string visible unqualified;
-// ge::UNKNOWN_DIM / UNKNOWN_DIM_NUM are the -1 / -2 dimension markers of shape inference.
+// ge::UNKNOWN_DIM / UNKNOWN_DIM_NUM are the -1 / -2 dimension markers of shape inference; runtime/rt_ffts.h's
+// rtGetC2cCtrlAddr answers (a named stand-in: the simulator synchronises cores without an FFTS block).
 #include "register/op_def_registry.h"
 #include "platform/platform_info.h"
+#include "runtime/rt_ffts.h"
 #include "check.h"
 
 static vector<int64_t> dims_of(const gert::Shape& s) {   // unqualified, as host code writes it
@@ -35,6 +37,9 @@ int main() {
         using namespace ge;
         CHECK(UNKNOWN_DIM == -1 && UNKNOWN_DIM_NUM == -2 && ictx.GetInputShape(0)->GetDim(0) != UNKNOWN_DIM);
     }
+    uint64_t ffts = 1;
+    uint32_t ffts_len = 1;   // the simulator needs no FFTS control block: address 0, success
+    CHECK(rtGetC2cCtrlAddr(&ffts, &ffts_len) == RT_ERROR_NONE && ffts == 0 && ffts_len == 0);
     std::printf("PASS %d FAIL %d\n", g_pass, g_fail);
     return g_fail != 0;
 }

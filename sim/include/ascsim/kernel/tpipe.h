@@ -18,6 +18,32 @@ inline void poison_ub(void* p, uint64_t bytes) {
     uint64_t room = uint64_t(b + core().ub_size - q);
     std::memset(q, kPoisonByte, bytes < room ? bytes : room);
 }
+// Registers a bound queue in its core's list (once); copies of a queue object are not registered.
+struct QueueRegistration {
+    CoreCtx* ctx = nullptr;
+    QueueRegistration() = default;
+    QueueRegistration(const QueueRegistration&) {}
+    QueueRegistration& operator=(const QueueRegistration&) { return *this; }
+    void Add(void* queue, bool (*free_owned)(void*, const void*)) {
+        if (ctx) return;
+        CoreCtx& c = core();
+        if (c.n_queues >= kMaxQueues) return;
+        c.queues[c.n_queues++] = QueueRef{queue, free_owned};
+        ctx = &c;
+    }
+    void Drop(void* queue) {
+        if (!ctx || ctx != &core()) return;   // the launch that held it is over
+        for (int i = 0; i < ctx->n_queues; ++i)
+            if (ctx->queues[i].queue == queue) { ctx->queues[i] = ctx->queues[--ctx->n_queues]; break; }
+        ctx = nullptr;
+    }
+};
+inline bool free_in_owner_queue(const void* caller, const void* p) {
+    CoreCtx& c = core();
+    for (int i = 0; i < c.n_queues; ++i)
+        if (c.queues[i].queue != caller && c.queues[i].free_owned(c.queues[i].queue, p)) return true;
+    return false;
+}
 inline bool is_ub_position(AscendC::TPosition p) {
     using AscendC::TPosition;
     return p == TPosition::VECIN || p == TPosition::VECOUT || p == TPosition::VECCALC;
@@ -114,9 +140,14 @@ public:
     static constexpr TPosition kQuePos = src == TPosition::GM ? dst : src;
     TQueBind() = default;
 
+    TQueBind(const TQueBind& o) = default;
+    TQueBind& operator=(const TQueBind& o) = default;
+    ~TQueBind() { reg_.Drop(this); }
+
     void Bind(uint8_t* base, uint8_t num, uint32_t len, TPipe* pipe = nullptr) {
         base_ = base; num_ = num; len_ = len; head_ = 0; count_ = 0; pipe_ = pipe; events_held_ = pipe != nullptr;
         for (int i = 0; i < 64; ++i) state_[i] = kFree;
+        reg_.Add(this, &TQueBind::FreeOwned);
     }
     template <typename T> LocalTensor<T> AllocTensor() {
         Require("AllocTensor");
@@ -159,12 +190,14 @@ public:
     }
     template <typename T> void DeQue(LocalTensor<T>& t) { t = DeQue<T>(); }
     template <TPosition s, TPosition d, typename T> LocalTensor<T> DeQue() { return DeQue<T>(); }
+    // The device frees by the tensor's own buffer handle, whichever queue object FreeTensor is called on: a tensor
+    // of another queue of this core frees that queue's buffer (answers free two same-position queues' tensors
+    // crosswise); a tensor no queue of the core owns is an error.
     template <typename T> void FreeTensor(LocalTensor<T>& t) {
-        int i = SlotOf("FreeTensor", t.addr_);
-        if (state_[i] == kFree) ascsim::fail_queue("FreeTensor", "double FreeTensor of the same buffer");
-        if (state_[i] == kQueued) ascsim::fail_queue("FreeTensor", "FreeTensor of a buffer that is still enqueued");
-        state_[i] = kFree;
-        ascsim::sync_que(ascsim::kQueFree, Slot(i), int(src), int(dst));
+        Require("FreeTensor");
+        int i = Find(t.addr_);
+        if (i >= 0) return FreeSlot(i);
+        if (!ascsim::free_in_owner_queue(this, t.addr_)) ascsim::fail_queue("FreeTensor", "tensor does not start a buffer of this queue");
     }
     bool VacantInQue() { return count_ < (depth > 0 ? depth : num_); }
     bool HasTensorInQue() { return count_ > 0; }
@@ -184,12 +217,31 @@ private:
     void Require(const char* api) const {
         if (!base_) ascsim::fail_queue(api, "queue used before TPipe::InitBuffer");
     }
+    int Find(const void* p) const {
+        const uint8_t* q = static_cast<const uint8_t*>(p);
+        if (base_ && q >= base_ && q < base_ + size_t(num_) * len_ && (q - base_) % len_ == 0) return int((q - base_) / len_);
+        return -1;
+    }
     int SlotOf(const char* api, const void* p) const {
         Require(api);
-        const uint8_t* q = static_cast<const uint8_t*>(p);
-        if (q >= base_ && q < base_ + size_t(num_) * len_ && (q - base_) % len_ == 0) return int((q - base_) / len_);
-        ascsim::fail_queue(api, "tensor does not start a buffer of this queue");
+        int i = Find(p);
+        if (i < 0) ascsim::fail_queue(api, "tensor does not start a buffer of this queue");
+        return i;
     }
+    void FreeSlot(int i) {
+        if (state_[i] == kFree) ascsim::fail_queue("FreeTensor", "double FreeTensor of the same buffer");
+        if (state_[i] == kQueued) ascsim::fail_queue("FreeTensor", "FreeTensor of a buffer that is still enqueued");
+        state_[i] = kFree;
+        ascsim::sync_que(ascsim::kQueFree, Slot(i), int(src), int(dst));
+    }
+    static bool FreeOwned(void* self, const void* p) {
+        auto* q = static_cast<TQueBind*>(self);
+        int i = q->Find(p);
+        if (i < 0) return false;
+        q->FreeSlot(i);
+        return true;
+    }
+    ascsim::QueueRegistration reg_;
     uint8_t* base_ = nullptr;
     uint8_t num_ = 0;
     uint32_t len_ = 0;
