@@ -1,4 +1,4 @@
-"""Cheats at build time (issue 15, classes 2, 3 and 5) against the real `sim` backend and evaluator.
+"""Cheats at build time (issue 15, classes 2, 3, 5 and 8) against the real `sim` backend and evaluator.
 
 The built-in Absolute task's reference host code is reused so the host objects really compile; the cheats add
 one file each. Every build here stops right after the op-definition dump (no kernel source), so a test costs a
@@ -120,6 +120,28 @@ def test_kernel_calling_the_host_is_refused(sim, tmp_path):
     cand = Candidate(task_id=ABSOLUTE.task_id, sample=0, files=files, origin="test:cheat")
     res = sim.compile(sim.prepare(ABSOLUTE, cand, tmp_path / "ws"), 600)
     assert not res.ok and "dlsym" in res.log, res.log[-800:]
+
+
+# Class 8: device-code restrictions hidden from a plain syntax scan (the lint itself: tests/sim/test_kernel_lint.py).
+LINT_EVASIONS = {
+    "macro-hidden new": ("#define MAKE(T) new T\nnamespace { int* lint_probe() { return MAKE(int); } }\n", "('new')"),
+    "std through a namespace alias": ("#include <vector>\nnamespace s = std;\n"
+                                      "namespace { int lint_probe() { s::vector<int> v(4); return int(v.size()); } }\n",
+                                      "std::vector"),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(LINT_EVASIONS))
+def test_lint_evasion_fails_the_build(sim, tmp_path, name):
+    prefix, needle = LINT_EVASIONS[name]
+    files = {k: p.read_text() for k, p in ((p.relative_to(ABSOLUTE.answer_dir).as_posix(), p)
+                                            for p in ABSOLUTE.answer_dir.rglob("*") if p.is_file())}
+    kernel = next(k for k in files if k.startswith("op_kernel/") and k.endswith(".cpp"))
+    files[kernel] = prefix + files[kernel]
+    cand = Candidate(task_id=ABSOLUTE.task_id, sample=0, files=files, origin="test:cheat")
+    res = sim.compile(sim.prepare(ABSOLUTE, cand, tmp_path / "ws"), 600)
+    assert not res.ok and res.verdict == Verdict.COMPILE_ERROR and needle in res.log, res.log[-1500:]
 
 
 def test_cache_artefacts_are_verified(tmp_path):
