@@ -101,6 +101,12 @@ build() {  # role
         --build-arg "PYTHON_IMAGE=$base_ref" --build-arg PIP_NO_INDEX=1 --build-arg PIP_FIND_LINKS=/wheels \
         -f "images/$role/Dockerfile" -t "$ref" . >/dev/null)
     log "$role: built in $((SECONDS - t0)) s"
+    # Older tags of this role: their private layers go (the CPU image's venv is ~6 GB); layers shared with the new
+    # image stay, and so does the layer cache of the lock's dependency set.
+    local old
+    for old in $("${bah[@]}" images --format '{{.Name}}:{{.Tag}}' | grep "^localhost/kernelgen-$role:" | grep -vxF "$ref"); do
+      "${bah[@]}" rmi "$old" >/dev/null 2>&1 || true
+    done
   fi
   if [[ ! -s "$archive" ]]; then
     rm -f "$cache/archives/kernelgen-$role-"*.tar  # one archive per role: the old ones are stale

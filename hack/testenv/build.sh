@@ -3,6 +3,7 @@
 #   ${KERNELGEN_CACHE:-~/.cache/kernelgen}/testenv/<k8s-version>/bin/
 #     kube-apiserver kube-controller-manager kube-scheduler kubectl   (wrapper module around k8s.io/kubernetes)
 #     kubelet, ascend-device-plugin (the real node: hack/testenv/node.py; same wrapper module)
+#     containerd, containerd-shim-runc-v2, ctr, runc (the real node's runtime; go install pkg@version)
 #     etcd (wrapper module around go.etcd.io/etcd/server/v3), kwok, helm (go install pkg@version)
 # Each binary is rebuilt only when its marker (.built-<name>-<version>) is missing, so a warm run takes seconds.
 # Usage: hack/testenv/build.sh [--print-bin]
@@ -126,6 +127,26 @@ build_etcd() {
   log "etcd: done ($("$bin/etcd" --version | head -1))"
 }
 
+# The real node's runtime: containerd (+ its runc shim and ctr) and runc, from the Go module proxy. runc needs cgo
+# (its nsenter is C) and libseccomp (Debian libseccomp-dev) for the runtime-default seccomp profile.
+build_runtime() {
+  local ctrd=github.com/containerd/containerd/v2
+  if ! have containerd "$CONTAINERD_VERSION"; then
+    log "containerd $CONTAINERD_VERSION: go install"
+    GOFLAGS="${GOFLAGS/-mod=mod /}" GOBIN="$bin" "${nice_cmd[@]}" go install -trimpath -tags "no_btrfs no_devmapper no_zfs" \
+      -ldflags "-s -w -X $ctrd/version.Version=$CONTAINERD_VERSION" "$ctrd/cmd/containerd@$CONTAINERD_VERSION" \
+      "$ctrd/cmd/containerd-shim-runc-v2@$CONTAINERD_VERSION" "$ctrd/cmd/ctr@$CONTAINERD_VERSION"
+    mark containerd "$CONTAINERD_VERSION"
+  fi
+  if ! have runc "$RUNC_VERSION"; then
+    pkg-config --exists libseccomp || { log "runc: libseccomp missing (Debian libseccomp-dev; bash hack/images/install.sh)"; exit 3; }
+    log "runc $RUNC_VERSION: go install (cgo, seccomp)"
+    GOFLAGS="${GOFLAGS/-mod=mod /}" CGO_ENABLED=1 GOBIN="$bin" "${nice_cmd[@]}" go install -trimpath -tags seccomp \
+      -ldflags "-s -w -X main.version=${RUNC_VERSION#v}" "github.com/opencontainers/runc@$RUNC_VERSION"
+    mark runc "$RUNC_VERSION"
+  fi
+}
+
 go_install() {  # name version package
   have "$1" "$2" && { log "$1 $2: cached"; return; }
   log "$1 $2: go install $3@$2"
@@ -137,6 +158,7 @@ build_kubernetes
 build_kubelet
 build_device_plugin
 build_etcd
+build_runtime
 go_install kwok "$KWOK_VERSION" sigs.k8s.io/kwok/cmd/kwok "-X sigs.k8s.io/kwok/pkg/consts.Version=$KWOK_VERSION"
 go_install helm "$HELM_VERSION" helm.sh/helm/v3/cmd/helm \
   "-X helm.sh/helm/v3/internal/version.version=$HELM_VERSION -X helm.sh/helm/v3/internal/version.gitTreeState=clean"

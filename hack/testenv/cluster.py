@@ -250,8 +250,8 @@ class TestCluster:
     def _bin(self, name: str) -> str:
         return str(self.bin_dir / name)
 
-    def _start(self, name: str, cmd: list[str]) -> None:
-        self.procs[name] = spawn(cmd, self.logs / f"{name}.log")
+    def _start(self, name: str, cmd: list[str], env: dict | None = None) -> None:
+        self.procs[name] = spawn(cmd, self.logs / f"{name}.log", env=env)
 
     def _check_alive(self) -> None:
         for name, p in self.procs.items():

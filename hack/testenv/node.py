@@ -1,16 +1,17 @@
 """A real node for the hermetic test cluster: kubelet + containerd + runc, and a device plugin for Ascend NPUs.
 
-Next to kwok's stand-ins, this node runs containers for real: containerd and runc from Debian, the kubelet built
-from the control plane's Kubernetes release (hack/testenv/build.sh), the images built by hack/images/build.sh
+Next to kwok's stand-ins, this node runs containers for real: containerd 2 and runc, the kubelet built from the
+control plane's Kubernetes release (all by hack/testenv/build.sh), the images built by hack/images/build.sh
 imported into containerd's ``k8s.io`` namespace (no registry is reachable), and ``ascend-device-plugin`` advertising
 ``huawei.com/Ascend910`` over the kubelet's device-plugin gRPC API, so the real scheduler and kubelet place
 NPU-requesting pods here (the device environment of k8s-design.md §2.4, stand-in device nodes, no NPU).
 
-Networking: the node's address is 192.0.2.1 on the loopback interface (``NODE_IP``). There is no pod network (no
-CNI bridge, no kube-proxy): the CNI configuration is loopback only (it makes the runtime's network ready without
-touching the host's), and containerd cannot give a pod its own network namespace with it, so every pod here runs
-with ``hostNetwork`` (chart values ``operator.hostNetwork`` and ``jobHostNetwork``) and reaches the API server and S3
-on 127.0.0.1: nothing leaves loopback.
+Networking: the node's address is 192.0.2.1 on the loopback interface (``NODE_IP``). Pods get their own network
+namespace on a CNI bridge (``kgbr0``, 10.244.0.0/24, no masquerade, no kube-proxy): a pod reaches the node's
+address through the bridge's gateway, so job pods reach S3 listening on 192.0.2.1, and nothing is routed beyond the
+machine. The operator pod uses ``hostNetwork`` (chart value ``operator.hostNetwork``): it reaches the API server on
+127.0.0.1 (there is no Service routing). Own network namespaces are what lets evaluate pods be user-namespaced
+(``hostUsers: false`` is invalid with ``hostNetwork``), and so run the jail as on a production node.
 cgroups: whatever this machine mounts (cgroup v1 here), with the cgroupfs driver; the kubelet is told not to refuse
 v1 (``failCgroupV1: false``).
 
@@ -24,7 +25,9 @@ import fcntl
 import json
 import os
 import shutil
+import stat
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
@@ -46,7 +49,14 @@ CNI_BIN_DIR = Path("/usr/lib/cni")
 # The kubelet's device-plugin registration socket lives here whatever its --root-dir (pluginapi.KubeletSocket), so
 # only one real node per machine can take device plugins.
 DEVICE_PLUGIN_DIR = Path("/var/lib/kubelet/device-plugins")
-HOST_TOOLS = {"containerd": "containerd", "containerd-shim-runc-v2": "containerd", "runc": "runc", "ctr": "containerd"}
+# Built by hack/testenv/build.sh (Debian's containerd 1.6 and runc 1.1 cannot run user-namespaced pods).
+RUNTIME_BINARIES = ("containerd", "containerd-shim-runc-v2", "ctr", "runc")
+BRIDGE, POD_SUBNET = "kgbr0", "10.244.0.0/24"
+# The device plugin's stand-in nodes (character devices 1:3, the null device's numbers) go into the host's /dev: in a
+# user-namespaced pod runc bind-mounts each device from the host path equal to its container path. stop() removes
+# only nodes with those numbers; the plugin refuses to start where a real device has one of the names.
+DEVICE_DIR = Path("/dev")
+STAND_IN_NAMES = ("davinci_manager", "devmm_svm", "hisi_hdc")
 
 
 class NodeError(RuntimeError):
@@ -64,7 +74,12 @@ class RealNode:
                  sandbox_image: str = ""):
         self.cluster, self.name, self.npus = cluster, name, npus
         self.images, self.sandbox_image = [Path(p) for p in images], sandbox_image
-        self.dir = cluster.workdir / "node"
+        # User-namespaced containers (the evaluate pods) start as an unprivileged uid of the host, which must reach
+        # their rootfs and volumes under this directory: so not under the cluster's workdir (pytest's are 0700), but
+        # a directory of its own that others may traverse (0711), linked from the workdir as node/.
+        self.dir = Path(tempfile.mkdtemp(prefix="kernelgen-node-", dir="/var/tmp"))
+        self.dir.chmod(0o711)
+        (cluster.workdir / "node").symlink_to(self.dir)
         self.state = self.dir / "state"          # containerd state, sockets, task bundles
         self.kubelet_root = self.dir / "kubelet"
         self.socket = self.state / "containerd.sock"
@@ -78,14 +93,11 @@ class RealNode:
         """Why this machine cannot run the node (None: it can)."""
         if os.geteuid() != 0:
             return "the real node needs root (containerd, mounts, cgroups)"
-        for tool, pkg in HOST_TOOLS.items():
-            if shutil.which(tool) is None:
-                return f"{tool} not installed (Debian package {pkg})"
         if shutil.which("ip") is None:
             return "ip (iproute2) not installed"
-        if not (CNI_BIN_DIR / "loopback").exists():
+        if not (CNI_BIN_DIR / "bridge").exists():
             return "CNI plugins not installed (Debian package containernetworking-plugins)"
-        for b in ("kubelet", "ascend-device-plugin"):
+        for b in ("kubelet", "ascend-device-plugin", *RUNTIME_BINARIES):
             if not os.access(bin_dir / b, os.X_OK):
                 return f"{b} not built in {bin_dir} (bash hack/testenv/build.sh)"
         if not Path("/sys/fs/cgroup/memory").is_dir() and not Path("/sys/fs/cgroup/cgroup.controllers").exists():
@@ -94,7 +106,7 @@ class RealNode:
 
     # ------------------------------------------------------------------ lifecycle
     def start(self) -> "RealNode":
-        for d in (self.state, self.kubelet_root, self.dir / "cni", self.dir / "devices"):
+        for d in (self.state, self.kubelet_root, self.dir / "cni"):
             d.mkdir(parents=True, exist_ok=True)
         self._ensure_node_ip()
         self.containerd_root = self._claim_containerd_root()
@@ -106,7 +118,7 @@ class RealNode:
                    lambda: (DEVICE_PLUGIN_DIR / "kubelet.sock").exists(), 120)
         self.cluster._start("ascend-device-plugin", [
             str(self.cluster.bin_dir / "ascend-device-plugin"),
-            f"-plugin-dir={DEVICE_PLUGIN_DIR}", f"-dev-dir={self.dir / 'devices'}",
+            f"-plugin-dir={DEVICE_PLUGIN_DIR}", f"-dev-dir={DEVICE_DIR}",
             f"-resource={NPU_RESOURCE}", f"-count={self.npus}"])
         self._wait(f"node {self.name} Ready with {self.npus} {NPU_RESOURCE}", self._ready, 180)
         return self
@@ -138,7 +150,7 @@ class RealNode:
         """runc, or a wrapper where this machine forbids a negative oom_score_adj even to root (this VM does): the
         kubelet asks -998 for every pod sandbox, and runc's init dies on the refused write. The wrapper clamps
         negative values in the bundle's config.json to 0 before runc reads it; nothing else changes."""
-        runc = shutil.which("runc")
+        runc = str(self.cluster.bin_dir / "runc")
         probe = subprocess.run(["sh", "-c", "echo -1 > /proc/self/oom_score_adj"], capture_output=True)
         if probe.returncode == 0:
             return runc
@@ -155,8 +167,14 @@ exec {runc} "$@"
         return str(wrapper)
 
     def _start_containerd(self) -> None:
-        cni = {"cniVersion": "1.0.0", "name": "loopback-only", "plugins": [{"type": "loopback"}]}
-        (self.dir / "cni" / "10-loopback.conflist").write_text(json.dumps(cni))
+        # isGateway: the bridge holds 10.244.0.1, the pods' default route, through which they reach the node's
+        # address. The bridge plugin then turns on IPv4 forwarding; stop() puts back the value found here.
+        self._ip_forward = Path("/proc/sys/net/ipv4/ip_forward").read_text().strip()
+        cni = {"cniVersion": "1.0.0", "name": "kernelgen-pods", "plugins": [{
+            "type": "bridge", "bridge": BRIDGE, "isGateway": True, "ipMasq": False,
+            "ipam": {"type": "host-local", "ranges": [[{"subnet": POD_SUBNET}]], "routes": [{"dst": "0.0.0.0/0"}],
+                     "dataDir": str(self.dir / "cni-ipam")}}]}
+        (self.dir / "cni" / "10-kernelgen-pods.conflist").write_text(json.dumps(cni))
         cri = 'plugins."io.containerd.grpc.v1.cri"'
         config = f"""version = 2
 root = "{self.containerd_root}"
@@ -190,12 +208,14 @@ disabled_plugins = ["io.containerd.snapshotter.v1.btrfs", "io.containerd.snapsho
     conf_dir = "{self.dir / 'cni'}"
 """
         (self.dir / "containerd.toml").write_text(config)
-        self.cluster._start("containerd", [shutil.which("containerd"), "--config", str(self.dir / "containerd.toml"),
-                                           "--log-level", "warn"])
+        # containerd finds its shim (containerd-shim-runc-v2) on PATH.
+        env = {**os.environ, "PATH": f"{self.cluster.bin_dir}:{os.environ.get('PATH', '')}"}
+        self.cluster._start("containerd", [str(self.cluster.bin_dir / "containerd"), "--config",
+                                           str(self.dir / "containerd.toml"), "--log-level", "warn"], env=env)
         self._wait("containerd", lambda: self.ctr("version", check=False).returncode == 0, 60)
 
     def ctr(self, *args: str, check: bool = True, timeout: float = 600) -> subprocess.CompletedProcess:
-        cp = subprocess.run(["ctr", "--address", str(self.socket), "--namespace", "k8s.io", *args],
+        cp = subprocess.run([str(self.cluster.bin_dir / "ctr"), "--address", str(self.socket), "--namespace", "k8s.io", *args],
                             capture_output=True, text=True, timeout=timeout)
         if check and cp.returncode != 0:
             raise NodeError(f"ctr {' '.join(args)}: {cp.stderr.strip()}")
@@ -213,13 +233,21 @@ disabled_plugins = ["io.containerd.snapshotter.v1.btrfs", "io.containerd.snapsho
     def _import_images(self) -> None:
         """docker-archives from hack/images/build.sh; an image already present (same content-keyed tag) is skipped."""
         have = set(self.ctr("images", "ls", "-q").stdout.split())
+        wanted = set()
         for archive in self.images:
             ref = self._archive_ref(archive)
+            wanted |= {ref, f"docker.io/{ref}"}
             if ref in have or f"docker.io/{ref}" in have:
                 continue
             t0 = time.monotonic()
             self.ctr("images", "import", "--no-unpack=false", "--snapshotter", "overlayfs", str(archive), timeout=1800)
             print(f"[node] imported {ref} in {time.monotonic() - t0:.0f}s", flush=True)
+        # Earlier builds of the same images (other content keys) in the persistent root: containerd's garbage
+        # collector then frees the layers only they used (the CPU image's venv layer is ~6 GB, shared while the
+        # lock does not change).
+        stale = [r for r in have - wanted if r.removeprefix("docker.io/").startswith("localhost/kernelgen-")]
+        if stale:
+            self.ctr("images", "rm", *stale, check=False)
 
     @staticmethod
     def _archive_ref(archive: Path) -> str:
@@ -262,6 +290,21 @@ disabled_plugins = ["io.containerd.snapshotter.v1.btrfs", "io.containerd.snapsho
             f"--cert-dir={self.dir / 'kubelet-pki'}", f"--hostname-override={self.name}", f"--node-ip={NODE_IP}",
             f"--node-labels={labels}", "--v=1"])
 
+    def _remove_stand_in_devices(self) -> None:
+        for i in range(self.npus):
+            self._remove_if_stand_in(DEVICE_DIR / f"davinci{i}")
+        for name in STAND_IN_NAMES:
+            self._remove_if_stand_in(DEVICE_DIR / name)
+
+    @staticmethod
+    def _remove_if_stand_in(path: Path) -> None:
+        try:
+            st = path.lstat()
+        except FileNotFoundError:
+            return
+        if stat.S_ISCHR(st.st_mode) and (os.major(st.st_rdev), os.minor(st.st_rdev)) == (1, 3):
+            path.unlink()
+
     def _ready(self) -> bool:
         node = json.loads(self.cluster.kubectl("get", "node", self.name, "-o", "json").stdout)
         ready = any(x["type"] == "Ready" and x["status"] == "True" for x in node["status"].get("conditions", []))
@@ -278,6 +321,11 @@ disabled_plugins = ["io.containerd.snapshotter.v1.btrfs", "io.containerd.snapsho
         mounts = [line.split()[1] for line in Path("/proc/mounts").read_text().splitlines()]
         for m in sorted((m for m in mounts if m.startswith(str(self.dir))), key=len, reverse=True):
             subprocess.run(["umount", "-l", m], capture_output=True, check=False)
+        subprocess.run(["ip", "link", "del", BRIDGE], capture_output=True, check=False)
+        self._remove_stand_in_devices()
+        if getattr(self, "_ip_forward", None) is not None:
+            Path("/proc/sys/net/ipv4/ip_forward").write_text(self._ip_forward)
         if self._lock_fh is not None:
             self._lock_fh.close()
             self._lock_fh = None
+        shutil.rmtree(self.dir, ignore_errors=True)

@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import dataclasses
 import logging
 import os
 import threading
 import time
+from collections.abc import Mapping
 from typing import Any
 
 import kopf
@@ -110,7 +112,20 @@ async def reconcile(kind: str, ns: str, name: str) -> None:
 def _login(**kwargs: Any) -> Any:
     """In-cluster service account, else the kubeconfig that KUBECONFIG names now (kopf's default login goes through
     the client library, which read KUBECONFIG once, when it was first imported)."""
-    return kopf.login_with_service_account(**kwargs) or kopf.login_with_kubeconfig(**kwargs)
+    info = kopf.login_with_service_account(**kwargs)
+    if info is not None:
+        return dataclasses.replace(info, server=in_cluster_server(os.environ) or info.server)
+    return kopf.login_with_kubeconfig(**kwargs)
+
+
+def in_cluster_server(env: Mapping[str, str]) -> str | None:
+    """The API server as every in-cluster client finds it (client-go, the Python client): the service address the
+    kubelet puts in each pod's environment. kopf's own login names kubernetes.default.svc instead, which needs cluster
+    DNS: a hostNetwork pod (chart value operator.hostNetwork) resolves names with the node's resolver."""
+    host, port = env.get("KUBERNETES_SERVICE_HOST"), env.get("KUBERNETES_SERVICE_PORT")
+    if not host or not port:
+        return None
+    return f"https://[{host}]:{port}" if ":" in host else f"https://{host}:{port}"
 
 
 @kopf.on.startup()

@@ -47,6 +47,8 @@ def _run(tmp_path, sample_suite, body: str, canary_ok: bool):
 def test_device_fault_in_a_case_quarantines_the_device(tmp_path, sample_suite):
     be, out, records = _run(tmp_path, sample_suite, FAULT, canary_ok=False)
     assert records == [] and len(out.infra) == 1 and "quarantined" in out.infra[0].message
+    # the why travels with it (the case's diagnostics: here the device's fault), for the pod's log and the state file
+    assert "aicore" in out.infra[0].message.split("\n", 1)[1], out.infra[0].message
     assert be.health.quarantined(0)
 
 

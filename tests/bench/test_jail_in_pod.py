@@ -55,3 +55,58 @@ def test_unprivileged_jail_is_refused_with_a_masked_proc():
     rc, out = _jail_as_pod_user(mask_proc=True)
     assert rc == 0 and out.endswith("refused"), out
     assert "mount proc" in out and "Operation not permitted" in out, out
+
+
+def _pid2_jail_in_mapped_root_namespace() -> tuple[int, str]:
+    """The fork server's path in a pod that runs as uid 1000: `unshare -r` (root of a user namespace that maps only
+    uid 1000, setgroups denied), then a run child forked as PID 2 of a fresh PID namespace enters the jail."""
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(r)
+            os.setgroups([])
+            os.setresgid(POD_UID, POD_UID, POD_UID)
+            os.setresuid(POD_UID, POD_UID, POD_UID)
+            jail._prctl(jail.PR_SET_DUMPABLE, 1)
+            jail._check(jail._libc.unshare(jail.CLONE_NEWUSER), "unshare(CLONE_NEWUSER)")
+            for name, text in (("setgroups", "deny"), ("uid_map", f"0 {POD_UID} 1"), ("gid_map", f"0 {POD_UID} 1")):
+                with open(f"/proc/self/{name}", "w") as f:
+                    f.write(text)
+            # `unshare -p -f`: the fork server is PID 1 of a PID namespace its user namespace owns
+            jail._check(jail._libc.unshare(jail.CLONE_NEWPID), "unshare(CLONE_NEWPID)")
+            server = os.fork()
+            if server:
+                _, status = os.waitpid(server, 0)
+                os._exit(os.waitstatus_to_exitcode(status))
+            forker = jail.PidNamespaceForker.create()
+            assert forker is not None, "no PID namespaces as root of the user namespace"
+            child, init = forker.fork()
+            if child == 0:
+                os.dup2(w, 2)
+                jail.enter_as_pid2({"ro": [], "rw": [], "tmpfs_mib": 1})
+                with open("/proc/self/status") as f:
+                    caps = {k: v.strip() for k, v in (ln.split(":", 1) for ln in f) if k.startswith("Cap")}
+                os.write(w, f"entered uid={os.getuid()} CapEff={caps['CapEff']} CapBnd={caps['CapBnd']}".encode())
+                os._exit(0)
+            _, status = os.waitpid(child, 0)
+            init.kill()
+            os._exit(os.waitstatus_to_exitcode(status))
+        except BaseException as e:  # noqa: BLE001
+            os.write(w, f"setup failed: {e!r}".encode())
+            os._exit(1)
+    os.close(w)
+    out = b""
+    while chunk := os.read(r, 4096):
+        out += chunk
+    os.close(r)
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status), out.decode()
+
+
+def test_jail_builds_for_the_fork_servers_pid2_child_as_root_of_a_one_uid_namespace():
+    """Every case in a pod ran into `setgroups: Operation not permitted` (JAIL_SETUP_FAILED) here: the jail took
+    the namespace's root for the host's and tried to become nobody, who is not mapped there."""
+    rc, out = _pid2_jail_in_mapped_root_namespace()
+    assert rc == 0, out
+    assert out.startswith("entered uid=0 CapEff=0000000000000000 CapBnd=0000000000000000"), out

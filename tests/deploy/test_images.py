@@ -93,7 +93,7 @@ def test_dockerfile_structure(image):
     final = text[text.rindex("\nFROM "):]
     user = re.findall(r"^USER (\S+)", final, re.MULTILINE)
     assert user and re.fullmatch(r"[1-9]\d*(:\d+)?", user[-1]), "the final stage runs as a non-root numeric UID"
-    assert "COPY --from=build" in final
+    assert "COPY --from=build" in final  # what an earlier stage built (the project's wheel, a venv)
     assert f"images/{image}/requirements.txt" in text
     for r in _pins(image).values():
         assert len(r.specifier) == 1 and next(iter(r.specifier)).operator == "==", f"{r} is not pinned"

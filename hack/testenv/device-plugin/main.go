@@ -2,7 +2,7 @@
 // the hermetic test cluster's real node, so the real scheduler and kubelet place NPU-requesting pods there.
 //
 // There is no NPU here. Each advertised device gets stand-in device nodes (the null device's major/minor, created in
-// -dev-dir) at the paths Ascend Docker Runtime injects on real hardware (/dev/davinci<N>, /dev/davinci_manager,
+// -dev-dir, the host's /dev on the test node) at the paths Ascend Docker Runtime injects on real hardware (/dev/davinci<N>, /dev/davinci_manager,
 // /dev/devmm_svm, /dev/hisi_hdc), and Allocate hands the container ASCEND_VISIBLE_DEVICES with the chip indices, as
 // MindCluster's plugin does (../shared/reference/k8s-design.md §2.4). Workloads in such pods use the sim backend.
 //
@@ -88,7 +88,10 @@ func (p *plugin) node(name string) *pluginapi.DeviceSpec {
 	return &pluginapi.DeviceSpec{ContainerPath: "/dev/" + name, HostPath: filepath.Join(p.devDir, name), Permissions: "rw"}
 }
 
-// makeNodes creates the stand-in device nodes (character devices 1:3, what /dev/null is).
+// makeNodes creates the stand-in device nodes (character devices 1:3, what /dev/null is). dir is the host's /dev
+// on the test node: in a user-namespaced pod runc cannot create device nodes and bind-mounts each one from the
+// host path equal to its container path. A node of that name that is not a stand-in (a real NPU's) is never
+// replaced: the plugin refuses to start.
 func makeNodes(dir string, count int) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -99,7 +102,13 @@ func makeNodes(dir string, count int) error {
 	}
 	for _, n := range names {
 		path := filepath.Join(dir, n)
-		_ = os.Remove(path)
+		var st unix.Stat_t
+		if err := unix.Lstat(path, &st); err == nil {
+			if st.Mode&unix.S_IFMT == unix.S_IFCHR && st.Rdev == unix.Mkdev(1, 3) {
+				continue // a stand-in of an earlier run
+			}
+			return fmt.Errorf("%s exists and is not a stand-in (character device 1:3): refusing to touch it", path)
+		}
 		if err := unix.Mknod(path, unix.S_IFCHR|0o666, int(unix.Mkdev(1, 3))); err != nil {
 			return fmt.Errorf("mknod %s: %w", path, err)
 		}

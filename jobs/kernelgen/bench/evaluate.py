@@ -221,8 +221,8 @@ class Evaluator:
                 res = self.backend.after_case(ws, c, res)
             if not s.keep_workdirs:
                 shutil.rmtree(scratch, ignore_errors=True)
-            if res.verdict == Verdict.INFRA_ERROR:
-                self._infra(task, cand, c.case_id, res.message, 1)
+            if res.verdict == Verdict.INFRA_ERROR:   # with the why (the sandbox's or the judge's log tail)
+                self._infra(task, cand, c.case_id, "\n".join([res.message, *res.diagnostics[-12:]]), 1)
                 continue
             self._record(task, cand, c, verdict=res.verdict, message=res.message, cres=cres, res=res,
                          seed=seeds[c.case_id], seconds=res.seconds)

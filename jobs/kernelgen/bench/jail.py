@@ -32,6 +32,7 @@ import signal
 import subprocess
 import sys
 import time
+import traceback
 
 CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x00020000, 0x04000000, 0x08000000
 CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
@@ -188,11 +189,27 @@ def _build_root(spec: dict) -> None:
     _mount(None, "/", None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV)
 
 
+def _can_become_nobody() -> bool:
+    """Root whose user namespace maps nobody and allows setgroups: the host's, or a container runtime's. Not the
+    root of a one-uid namespace such as `unshare -r` makes (the fork server's in a pod that runs as a non-root
+    uid): there only the capability drop applies, and the candidate stays that uid (the harness's own outside),
+    with no capability, on the sandbox's read-only root."""
+    try:
+        with open("/proc/self/setgroups") as f:
+            if f.read().strip() != "allow":
+                return False
+        with open("/proc/self/uid_map") as f:
+            ranges = [tuple(int(x) for x in line.split()) for line in f if line.strip()]
+    except OSError:
+        return True   # kernels without these files have no user namespaces
+    return any(inside <= NOBODY < inside + count for inside, _, count in ranges)
+
+
 def _drop_privileges(spec: dict) -> None:
     for cap in range(64):   # the bounding set too: nothing can regain a capability, not even through exec
         if _libc.prctl(PR_CAPBSET_DROP, ctypes.c_ulong(cap), 0, 0, 0) != 0:
             break
-    if os.geteuid() == 0 and not spec.get("_userns"):
+    if os.geteuid() == 0 and not spec.get("_userns") and _can_become_nobody():
         os.setgroups([])
         os.setresgid(NOBODY, NOBODY, NOBODY)
         os.setresuid(NOBODY, NOBODY, NOBODY)   # a uid change from 0 clears the effective/permitted sets
@@ -264,7 +281,9 @@ def _become_sandbox(spec: dict) -> None:
         _drop_privileges(spec)
         os.chdir(spec.get("cwd") or "/tmp")
     except BaseException as e:  # noqa: BLE001
-        os.write(2, f"kernelgen jail: {e}\n".encode())
+        tb = traceback.extract_tb(e.__traceback__)
+        where = ", ".join(f"{f.name}:{f.lineno}" for f in tb[-3:])
+        os.write(2, f"kernelgen jail: {type(e).__name__}: {e} (in {where})\n".encode())
         os._exit(JAIL_SETUP_FAILED)
 
 

@@ -121,8 +121,13 @@ def stage_evaluate(spec: Any, *, shard: int = 0, shards: int | None = None, prog
     if outcome.infra:
         result.exit_code = EXIT_INFRA
         result.messages.append(f"{len(outcome.infra)} unit(s) hit infrastructure failures (not scored; a rerun "
-                               f"retries them); first: {outcome.infra[0].message.splitlines()[0][:300]}")
+                               f"retries them); first: {_first_lines(outcome.infra[0].message)}")
     return result
+
+
+def _first_lines(message: str, lines: int = 12, chars: int = 1500) -> str:
+    """The message's head (what failed, then the sandbox's or judge's log tail), indented under the summary line."""
+    return "\n  ".join(message.splitlines()[:lines])[:chars]
 
 
 def _run_seed(rd: RunDir, seed: int | None) -> int:

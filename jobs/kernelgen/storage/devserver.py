@@ -72,14 +72,17 @@ class S3DevServer:
         root: Path | None = None,
         startup_timeout: float = 30.0,
         sidecar: bool | None = None,
+        host: str = "127.0.0.1",
     ):
         self.binary = binary or find_versitygw()
         if self.binary is None:
             raise FileNotFoundError("versitygw not found: run hack/s3/build.sh (or set KERNELGEN_VERSITYGW)")
         self._own_root = root is None
         self.root = Path(root or tempfile.mkdtemp(prefix="kernelgen-s3-"))
+        # host: the address it listens on; pods of the test cluster's real node reach it on the node's address.
+        self.host = host
         self.port = _free_port()
-        self.endpoint = f"http://127.0.0.1:{self.port}"
+        self.endpoint = f"http://{host}:{self.port}"
         self.access_key = "kg" + secrets.token_hex(8)
         self.secret_key = secrets.token_hex(20)
         self.region = REGION
@@ -93,7 +96,7 @@ class S3DevServer:
         data.mkdir(parents=True, exist_ok=True)
         cmd = [
             str(self.binary), "--access", self.access_key, "--secret", self.secret_key,
-            "--region", self.region, "--port", f"127.0.0.1:{self.port}", "--quiet", "posix",
+            "--region", self.region, "--port", f"{self.host}:{self.port}", "--quiet", "posix",
         ]
         if self.sidecar or (self.sidecar is None and not _xattrs_work(data)):
             self.sidecar = True
