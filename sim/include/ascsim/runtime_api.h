@@ -42,7 +42,9 @@ struct CoreCtx {
     uint64_t deq_scale_bits = 0;
     float deq_scale = 1.0f;
     double reduce_value = 0, reduce_index = 0;   // last ReduceMax/Min results (GetReduceMaxMinCount)
-    double acc_val = 0;                           // last ReduceSum result (GetAccVal)
+    // the accumulator register (GetAccVal, get_acc_val): the last sum of a ReduceSum or an accumulate-mode vcadd,
+    // as the bit pattern of its element type in the low bytes; see ascsim::set_acc
+    uint64_t acc_bits = 0;
     // cube tier (sim/src/runtime.cpp run_cores_mix): core type, sub-block of a mixed launch, AIC memories,
     // cross-core flag counters
     int core_type = 2;                            // AscendC::AIC = 1, AscendC::AIV = 2

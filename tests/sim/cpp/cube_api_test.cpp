@@ -3,6 +3,7 @@
 // high-level math with temp-buffer checks, and the strict checks of all of them.
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <functional>
 #include <random>
 #include <string>
@@ -19,6 +20,8 @@ static ascsim::CubeMem* g_cube = new ascsim::CubeMem;
 
 static void as_aic() { g_cube->owner = nullptr; g_ctx.core_type = 1; g_ctx.cube = g_cube; g_ctx.ub = nullptr; }
 static void as_aiv() { g_ctx.core_type = 2; g_ctx.cube = nullptr; g_ctx.ub = g_ub; }
+// get_acc_val() answers the accumulator register: a float sum's bits in its low 32 bits.
+static float acc_float(int64_t reg) { float f; uint32_t lo = uint32_t(uint64_t(reg)); std::memcpy(&f, &lo, 4); return f; }
 
 // C[m][n] = A[m][k] * B[k][n] through the whole cube path, tiles of at most 128 x 128 x 128.
 static std::vector<float> cube_gemm(const std::vector<half>& A, const std::vector<half>& B, uint32_t m, uint32_t k, uint32_t n,
@@ -169,10 +172,10 @@ int main() {
         CHECK(d.addr_[0] == 2016.0f && d.addr_[3] == float(192 * 64 + 2016));
         SetVectorMask<float>(0, 0xFull);
         vcadd((float*)nullptr, t.addr_, 2, 0, 1, 8, true);
-        CHECK(float(get_acc_val()) == float(0 + 1 + 2 + 3 + 64 + 65 + 66 + 67));
+        CHECK(acc_float(get_acc_val()) == float(0 + 1 + 2 + 3 + 64 + 65 + 66 + 67));
         SetMaskCount(); SetVectorMask<float>(0, 100);
         vcadd(d.addr_, t.addr_, 1, 0, 1, 8, true);
-        CHECK(float(get_acc_val()) == 4950.0f);
+        CHECK(acc_float(get_acc_val()) == 4950.0f);
         SetMaskNorm(); ResetMask();
         LocalTensor<uint16_t> h(reinterpret_cast<uint16_t*>(g_ub + 8192), 256, TPosition::VECCALC);
         for (int i = 0; i < 256; ++i) h.addr_[i] = uint16_t(i);

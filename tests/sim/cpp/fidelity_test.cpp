@@ -4,6 +4,8 @@
 // - ReduceSum/WholeReduceSum: a binary tree inside a repeat, adjacent pairs first (data0+data1, data2+data3, ...);
 //   a half partial sum above 65504 is kept as 65504 (the doc's example [60000, 60000, -30000, 100] -> 35604);
 //   on A2 the count form adds the per-repeat results in order, the level-0 (mask/repeat) form by the tree again.
+// - GetAccVal<T>(): the count-form ReduceSum result; the untyped GetAccVal()/get_acc_val(): the accumulator
+//   register, the result's bit pattern in its low bytes (kernels reinterpret it).
 // - ReduceMax/ReduceMin: value then index (bits in a T slot), the index counting from the start of the source.
 // - TQue FreeTensor: frees the tensor's own buffer, also when called through another queue of the core.
 // - GM: tensors are blocks of one segment (size + 32 B rounded up to 512 B); reads past a tensor inside the
@@ -46,6 +48,8 @@ template <class T> static T doc_tree(std::vector<T> v) {
     return v[0];
 }
 static uint32_t bits_of(float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; }
+// The low sizeof(T) bytes of the 64-bit accumulator register, read as T (what the kernels' reinterpret_cast does).
+template <class T> static T acc_low(uint64_t reg) { T v; std::memcpy(&v, &reg, sizeof(T)); return v; }
 
 int main() {
     Fixture fx;
@@ -106,7 +110,45 @@ int main() {
     SetVectorMask<float, MaskMode::COUNTER>(0, 2048);
     vcadd(nullptr, (__ubuf__ float*)x.GetPhyAddr(), 0, 1, 1, 8, true);   // a bare nullptr, as kernels write it
     SetMaskNorm();
-    CHECK(bits_of(float(get_acc_val())) == bits_of(in_order));
+    CHECK(bits_of(acc_low<float>(get_acc_val())) == bits_of(in_order));
+
+    // --- the accumulator register (GetAccVal / get_acc_val). The documented GetAccVal<T>() answers the count-form
+    // ReduceSum's result as T; the untyped GetAccVal() and the raw get_acc_val() answer the register, whose low bytes
+    // are that result's bit pattern: norm kernels sum through vcadd in accumulate mode and do
+    // `uint64_t v = GetAccVal(); float s = *reinterpret_cast<float*>(&v);`. A sum that is negative or not an integer
+    // tells the bit pattern from a numeric conversion (int64(-2.75) = -2, whose low 32 bits read as float are NaN).
+    {
+        auto a = fx.at<float>(0, 128);
+        const float vals[5] = {-1.5f, 0.25f, -2.0f, 0.125f, 0.375f};   // exact in float: the sum is -2.75 in any order
+        for (int k = 0; k < 128; ++k) a.SetValue(k, k < 5 ? vals[k] : 0.0f);
+        const float want = -2.75f;
+        ReduceSum(z, a, tmp, 100);
+        CHECK(z.GetValue(0) == want);
+        CHECK(GetAccVal<float>() == want);
+        uint64_t reg = GetAccVal();
+        CHECK(bits_of(acc_low<float>(reg)) == bits_of(want));
+        CHECK(bits_of(acc_low<float>(get_acc_val())) == bits_of(want));
+        // accumulate-mode vcadd, the way the norm kernels call it: whole repeats under a 64-lane mask, then the tail
+        // under a 5-lane mask; each call leaves its own sum in the register
+        for (int k = 64; k < 69; ++k) a.SetValue(k, vals[k - 64] * 2.0f);   // tail repeat sums to -5.5
+        AscendCUtils::SetMask<float>(64);
+        vcadd(nullptr, (__ubuf__ float*)a.GetPhyAddr(), 1, 1, 1, 8, true);
+        uint64_t body = get_acc_val();
+        AscendCUtils::SetMask<float>(5);
+        vcadd(nullptr, (__ubuf__ float*)a[64].GetPhyAddr(), 1, 1, 1, 8, true);
+        uint64_t tail = GetAccVal();
+        CHECK(acc_low<float>(body) == -2.75f);
+        CHECK(acc_low<float>(tail) == -5.5f);
+        CHECK(!std::isnan(acc_low<float>(body) + acc_low<float>(tail)) && acc_low<float>(body) + acc_low<float>(tail) == -8.25f);
+        ResetMask();
+        // half: the register holds the half result's 16 bits
+        auto ha = fx.at<half>(0, 128), hd = fx.at<half>(65536, 16);
+        for (int k = 0; k < 128; ++k) ha.SetValue(k, half(k < 5 ? vals[k] : 0.0f));
+        ReduceSum(hd, ha, fx.at<half>(98304, 128), 37);
+        CHECK(float(hd.GetValue(0)) == want);
+        CHECK(GetAccVal<half>().bits_ == hd.GetValue(0).bits_);
+        CHECK(uint16_t(uint64_t(GetAccVal()) & 0xFFFFu) == hd.GetValue(0).bits_);
+    }
 
     // --- dstRepStride units: PairReduceSum counts 128 B (half a repeat), BlockReduceSum 8 results, RepeatReduceSum
     // one result element; so stride 1 packs consecutive repeats' results

@@ -15,20 +15,6 @@ namespace ascsim {
 // The effective mask of a raw intrinsic: always the mask register (normal or counter mode).
 template <class T> inline Mask raw_mask() { return mask_from(uint64_t(0), int(256 / sizeof(T)), false); }
 template <class T> inline double up_raw(T v) { return double(float(v)); }
-
-// The accumulator read by get_acc_val(): convertible to the integer/float types kernels assign it to.
-struct AccValue {
-    double v;
-    operator float() const { return float(v); }
-    operator double() const { return v; }
-    operator half() const { return half(float(v)); }
-    operator int64_t() const { return int64_t(v); }
-    operator uint64_t() const { return uint64_t(v); }
-    operator int32_t() const { return int32_t(v); }
-};
-}  // namespace ascsim
-
-namespace ascsim {
 template <typename T> struct NoDeduce { using type = T; };   // std::type_identity (C++20) for this C++17 code
 }
 
@@ -56,9 +42,10 @@ __aicore__ inline void vcadd(typename ascsim::NoDeduce<T>::type* dst, T* src, ui
         sync_v_write("vcadd", d, sizeof(T));
         *d = sum;
     }
-    if (accMode) core().acc_val = double(up(acc));
+    if (accMode) set_acc(acc);
 }
-__aicore__ inline ascsim::AccValue get_acc_val() { return ascsim::AccValue{::ascsim::core().acc_val}; }
+// get_acc_val: the accumulator register itself, the sum's bits in the low bytes (kernels reinterpret them as T).
+__aicore__ inline int64_t get_acc_val() { return int64_t(::ascsim::core().acc_bits); }
 
 // vector_dup: scalar broadcast through the repeat engine (dst only).
 template <typename T, typename S>

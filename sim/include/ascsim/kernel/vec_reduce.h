@@ -5,6 +5,7 @@
 #ifndef ASCSIM_ASCSIM_KERNEL_VEC_REDUCE_H_
 #define ASCSIM_ASCSIM_KERNEL_VEC_REDUCE_H_
 #include <cmath>
+#include <cstring>
 #include <vector>
 #include "dtype_check.h"
 #include "engine.h"
@@ -146,6 +147,22 @@ inline void pair_reduce(const char* api, const AscendC::LocalTensor<T>& dst, con
         }
     }
 }
+// The accumulator register holds a sum as the bits of its element type T (zero-extended to 64 bits), not as a
+// number: kernels read it back with the untyped GetAccVal() / get_acc_val() and reinterpret the low bytes as T
+// (`uint64_t v = GetAccVal(); float s = *reinterpret_cast<float*>(&v);`), the typed GetAccVal<T>() reads it as T.
+template <class T> inline void set_acc(T v) {
+    static_assert(sizeof(T) <= sizeof(uint64_t), "the accumulator register is 64 bits");
+    uint64_t bits = 0;
+    std::memcpy(&bits, &v, sizeof(T));
+    core().acc_bits = bits;
+}
+template <class T> inline T acc_as() {
+    static_assert(sizeof(T) <= sizeof(uint64_t), "the accumulator register is 64 bits");
+    T v;
+    uint64_t bits = core().acc_bits;
+    std::memcpy(&v, &bits, sizeof(T));
+    return v;
+}
 // ReduceSum/ReduceMax/ReduceMin over a whole tensor. The count form reads `count` contiguous elements; the
 // level-0 form (`level0`) reads `repeat` repeats under `m` with srcRepStride `srcRep` (blocks of 32 B). Per repeat
 // the reduce unit's tree (sums) or first extreme (max/min); then, per the ReduceSum doc for A2, the count form adds
@@ -201,7 +218,7 @@ inline void reduce_whole(const char* api, RedKind k, const AscendC::LocalTensor<
             }
             val = vals[0];
         }
-        core().acc_val = double(up(val));
+        set_acc(val);
     } else {
         for (uint32_t r = 1; r < reps; ++r)
             if (k == RED_MAX ? up(vals[r]) > up(val) : up(vals[r]) < up(val)) { val = vals[r]; idx = idxs[r]; }
@@ -333,8 +350,10 @@ template <typename T> __aicore__ inline void GetReduceMaxMinCount(T& maxMinValue
     else if constexpr (sizeof(T) == 4) std::memcpy(&maxMinIndex, &idx, 4);
     else maxMinIndex = T(idx);
 }
-template <typename T> __aicore__ inline T GetAccVal() { return T(::ascsim::core().acc_val); }
-inline int64_t GetAccVal() { return int64_t(::ascsim::core().acc_val); }
+// GetAccVal<T>: the ReduceSum result as T (the documented form, T = the ReduceSum's half/float); the untyped form
+// answers the raw register, which kernels reinterpret (see ascsim::set_acc).
+template <typename T> __aicore__ inline T GetAccVal() { return ::ascsim::acc_as<T>(); }
+inline int64_t GetAccVal() { return int64_t(::ascsim::core().acc_bits); }
 
 }  // namespace AscendC
 #endif  // ASCSIM_ASCSIM_KERNEL_VEC_REDUCE_H_
