@@ -1,5 +1,6 @@
 """The multi-core runner: SyncAll orders cross-core GM traffic, a SyncAll that not every core reaches is reported
-as the hardware's hang, and SyncAll with more blocks than physical cores (waves) is rejected.
+as the hardware's hang, and SyncAll with more blocks than physical cores (waves) is rejected; a SyncAll under
+`#ifndef __CCE_KT_TEST__` runs (kernels compile as NPU code).
 Uses a small test-only task (tests/sim/data/level1/Sync/SyncRoll) written for this purpose."""
 import pytest
 
@@ -36,3 +37,10 @@ def test_partial_syncall_is_a_deadlock(outcomes):
     r = outcomes[3]
     assert r.verdict == Verdict.RUNTIME_ERROR, r.message
     assert "deadlock" in r.message and "507014" in r.message
+
+
+@pytest.mark.slow
+def test_npu_only_syncall_is_compiled(outcomes):
+    # kernels are built as NPU code (__CCE_KT_TEST__ undefined): a SyncAll kept out of CANN's CPU-debug build still
+    # orders the cross-core traffic; compiled out, the zig-zag core order would read unpublished elements
+    assert outcomes[4].verdict == Verdict.OK, outcomes[4].message

@@ -576,8 +576,9 @@ class SimBackend(Backend):
         return ["-include", str(h)] if h else []
 
     def _kernel_flags(self) -> list[str]:
-        return [kernel_std_flag(self.is_clang), *self.opt.split(), *cpu_flags(), "-fPIC", "-w", "-D__CCE_KT_TEST__=1",
-                "-DASCENDC_CPU_DEBUG=1"]
+        # __CCE_KT_TEST__ is left undefined: it marks CANN's CPU-debug build, and kernels put CPU-only variants under it
+        # (no SyncAll, asserts, get_acc_val); the simulator models the NPU, so it compiles the NPU branch
+        return [kernel_std_flag(self.is_clang), *self.opt.split(), *cpu_flags(), "-fPIC", "-w", "-DASCENDC_CPU_DEBUG=1"]
 
     def _build(self, ws: Workspace, out: Path, deadline: float) -> str:
         task = ws.task
