@@ -55,6 +55,7 @@ class _Runtime:
         self.resync_task: asyncio.Task | None = None
         self.running: set[tuple[str, str, str]] = set()  # touched only from the event loop
         self.dirty: set[tuple[str, str, str]] = set()
+        self.last_done: dict[tuple[str, str, str], float] = {}   # run -> monotonic end of its last reconcile
 
     def lock(self, key: tuple[str, str, str]) -> threading.Lock:
         with self._locks_guard:
@@ -64,6 +65,7 @@ class _Runtime:
         with self._locks_guard:
             self._locks.pop(key, None)
         self.due.pop(key, None)
+        self.last_done.pop(key, None)
 
 
 RT = _Runtime()
@@ -74,6 +76,7 @@ def _reconcile_sync(kind: str, ns: str, name: str) -> None:
     key = (kind, ns, name)
     with RT.lock(key):
         out = RT.reconciler.reconcile(kind, ns, name)
+    RT.last_done[key] = time.monotonic()
     if out.action in ("gone", "ttl-deleted"):
         RT.forget(key)
         return
@@ -163,22 +166,43 @@ async def _cleanup(**_: Any) -> None:
 async def _resync_loop() -> None:
     """Level-triggered safety net: unfinished runs every timer_interval, others when a requeue is due."""
     last_full = time.monotonic()
+    limit = asyncio.Semaphore(resync_concurrency(CONFIG.workers))
     while True:
         await asyncio.sleep(0.2)
         now = time.monotonic()
         keys = {k for k, t in list(RT.due.items()) if t <= now}
         if now - last_full >= CONFIG.timer_interval:
             last_full = now
-            keys |= {(s.kind, s.namespace, s.name) for s in metrics.STORE.snapshot()
-                     if not s.terminal or s.ttl_due is not None}
+            keys |= stale_runs(metrics.STORE.snapshot(), RT.last_done, now, CONFIG.timer_interval)
         for key in keys:
             RT.due.pop(key, None)
         if keys:
-            results = await asyncio.gather(*(reconcile(*k) for k in keys), return_exceptions=True)
+            results = await asyncio.gather(*(_bounded(limit, reconcile(*k)) for k in keys), return_exceptions=True)
             for key, r in zip(keys, results):
                 if isinstance(r, BaseException):
                     log.warning("resync of %s %s/%s failed: %s", *key, r)
                     RT.due[key] = time.monotonic() + 5
+
+
+def resync_concurrency(workers: int) -> int:
+    """Reconciles the safety net may have in the pool at once: a quarter of it, so that a resync of many runs never
+    queues ahead of the event-driven reconciles of new runs (the pool is first in, first out)."""
+    return max(1, workers // 4)
+
+
+def stale_runs(states: Any, last_done: dict[tuple[str, str, str], float], now: float,
+               interval: float) -> set[tuple[str, str, str]]:
+    """The runs the periodic resync must look at: unfinished (or with a TTL due) and not reconciled within the last
+    interval. A run its own events keep reconciling needs no safety net; resyncing every unfinished run each
+    interval made the safety net the operator's main load at 1000 runs."""
+    return {(s.kind, s.namespace, s.name) for s in states
+            if (not s.terminal or s.ttl_due is not None)
+            and now - last_done.get((s.kind, s.namespace, s.name), float("-inf")) >= interval}
+
+
+async def _bounded(limit: asyncio.Semaphore, coro: Any) -> None:
+    async with limit:
+        await coro
 
 
 # ------------------------------------------------------------------------------------------------------ runs

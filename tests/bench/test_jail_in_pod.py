@@ -15,25 +15,15 @@ pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="staging another uid a
 POD_UID = 1000   # the images' USER (images/cpu/Dockerfile)
 
 
-def _jail_as_pod_user(mask_proc: bool) -> tuple[int, str]:
+def _in_child(body) -> tuple[int, str]:
+    """Run body(w) in a forked child (w: a pipe it writes its report to; it exits with body's return code);
+    (exit code, report). A failure in the setup is reported as such."""
     r, w = os.pipe()
     pid = os.fork()
     if pid == 0:
         try:
             os.close(r)
-            if mask_proc:   # what runc does with the spec's readonlyPaths: /proc/sys bound read-only over itself
-                jail._check(jail._libc.unshare(jail.CLONE_NEWNS), "unshare")
-                jail._mount(None, "/", None, jail.MS_REC | jail.MS_PRIVATE)
-                jail._mount("/proc/sys", "/proc/sys", None, jail.MS_BIND)
-                jail._mount(None, "/proc/sys", None, jail.MS_BIND | jail.MS_REMOUNT | jail.MS_RDONLY)
-            os.setgroups([])
-            os.setresgid(POD_UID, POD_UID, POD_UID)
-            os.setresuid(POD_UID, POD_UID, POD_UID)
-            jail._prctl(jail.PR_SET_DUMPABLE, 1)   # as after an exec by that uid (a uid change clears it)
-            os.dup2(w, 2)
-            ok, _ = jail.available()
-            os.write(w, b"available" if ok else b"refused")
-            os._exit(0)
+            os._exit(body(w))
         except BaseException as e:  # noqa: BLE001
             os.write(w, f"setup failed: {e!r}".encode())
             os._exit(1)
@@ -44,6 +34,29 @@ def _jail_as_pod_user(mask_proc: bool) -> tuple[int, str]:
     os.close(r)
     _, status = os.waitpid(pid, 0)
     return os.waitstatus_to_exitcode(status), out.decode()
+
+
+def _become_pod_user() -> None:
+    os.setgroups([])
+    os.setresgid(POD_UID, POD_UID, POD_UID)
+    os.setresuid(POD_UID, POD_UID, POD_UID)
+    jail._prctl(jail.PR_SET_DUMPABLE, 1)   # as after an exec by that uid (a uid change clears it)
+
+
+def _jail_as_pod_user(mask_proc: bool) -> tuple[int, str]:
+    def body(w: int) -> int:
+        if mask_proc:   # what runc does with the spec's readonlyPaths: /proc/sys bound read-only over itself
+            jail._check(jail._libc.unshare(jail.CLONE_NEWNS), "unshare")
+            jail._mount(None, "/", None, jail.MS_REC | jail.MS_PRIVATE)
+            jail._mount("/proc/sys", "/proc/sys", None, jail.MS_BIND)
+            jail._mount(None, "/proc/sys", None, jail.MS_BIND | jail.MS_REMOUNT | jail.MS_RDONLY)
+        _become_pod_user()
+        os.dup2(w, 2)
+        ok, _ = jail.available()
+        os.write(w, b"available" if ok else b"refused")
+        return 0
+
+    return _in_child(body)
 
 
 def test_unprivileged_jail_builds_with_an_unmasked_proc():
@@ -60,48 +73,32 @@ def test_unprivileged_jail_is_refused_with_a_masked_proc():
 def _pid2_jail_in_mapped_root_namespace() -> tuple[int, str]:
     """The fork server's path in a pod that runs as uid 1000: `unshare -r` (root of a user namespace that maps only
     uid 1000, setgroups denied), then a run child forked as PID 2 of a fresh PID namespace enters the jail."""
-    r, w = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        try:
-            os.close(r)
-            os.setgroups([])
-            os.setresgid(POD_UID, POD_UID, POD_UID)
-            os.setresuid(POD_UID, POD_UID, POD_UID)
-            jail._prctl(jail.PR_SET_DUMPABLE, 1)
-            jail._check(jail._libc.unshare(jail.CLONE_NEWUSER), "unshare(CLONE_NEWUSER)")
-            for name, text in (("setgroups", "deny"), ("uid_map", f"0 {POD_UID} 1"), ("gid_map", f"0 {POD_UID} 1")):
-                with open(f"/proc/self/{name}", "w") as f:
-                    f.write(text)
-            # `unshare -p -f`: the fork server is PID 1 of a PID namespace its user namespace owns
-            jail._check(jail._libc.unshare(jail.CLONE_NEWPID), "unshare(CLONE_NEWPID)")
-            server = os.fork()
-            if server:
-                _, status = os.waitpid(server, 0)
-                os._exit(os.waitstatus_to_exitcode(status))
-            forker = jail.PidNamespaceForker.create()
-            assert forker is not None, "no PID namespaces as root of the user namespace"
-            child, init = forker.fork()
-            if child == 0:
-                os.dup2(w, 2)
-                jail.enter_as_pid2({"ro": [], "rw": [], "tmpfs_mib": 1})
-                with open("/proc/self/status") as f:
-                    caps = {k: v.strip() for k, v in (ln.split(":", 1) for ln in f) if k.startswith("Cap")}
-                os.write(w, f"entered uid={os.getuid()} CapEff={caps['CapEff']} CapBnd={caps['CapBnd']}".encode())
-                os._exit(0)
-            _, status = os.waitpid(child, 0)
-            init.kill()
-            os._exit(os.waitstatus_to_exitcode(status))
-        except BaseException as e:  # noqa: BLE001
-            os.write(w, f"setup failed: {e!r}".encode())
-            os._exit(1)
-    os.close(w)
-    out = b""
-    while chunk := os.read(r, 4096):
-        out += chunk
-    os.close(r)
-    _, status = os.waitpid(pid, 0)
-    return os.waitstatus_to_exitcode(status), out.decode()
+    def body(w: int) -> int:
+        _become_pod_user()
+        jail._check(jail._libc.unshare(jail.CLONE_NEWUSER), "unshare(CLONE_NEWUSER)")
+        for name, text in (("setgroups", "deny"), ("uid_map", f"0 {POD_UID} 1"), ("gid_map", f"0 {POD_UID} 1")):
+            with open(f"/proc/self/{name}", "w") as f:
+                f.write(text)
+        # `unshare -p -f`: the fork server is PID 1 of a PID namespace its user namespace owns
+        jail._check(jail._libc.unshare(jail.CLONE_NEWPID), "unshare(CLONE_NEWPID)")
+        server = os.fork()
+        if server:
+            return os.waitstatus_to_exitcode(os.waitpid(server, 0)[1])
+        forker = jail.PidNamespaceForker.create()
+        assert forker is not None, "no PID namespaces as root of the user namespace"
+        child, init = forker.fork()
+        if child == 0:
+            os.dup2(w, 2)
+            jail.enter_as_pid2({"ro": [], "rw": [], "tmpfs_mib": 1})
+            with open("/proc/self/status") as f:
+                caps = {k: v.strip() for k, v in (ln.split(":", 1) for ln in f) if k.startswith("Cap")}
+            os.write(w, f"entered uid={os.getuid()} CapEff={caps['CapEff']} CapBnd={caps['CapBnd']}".encode())
+            os._exit(0)
+        _, status = os.waitpid(child, 0)
+        init.kill()
+        os._exit(os.waitstatus_to_exitcode(status))
+
+    return _in_child(body)
 
 
 def test_jail_builds_for_the_fork_servers_pid2_child_as_root_of_a_one_uid_namespace():
