@@ -133,6 +133,10 @@ def in_cluster_server(env: Mapping[str, str]) -> str | None:
 
 @kopf.on.startup()
 async def _startup(settings: kopf.OperatorSettings, **_: Any) -> None:
+    # The configuration as the environment says when the operator starts, not when this module was first imported
+    # (a process may import it earlier: a test, a tool).
+    global CONFIG
+    CONFIG = load_config()
     settings.persistence.progress_storage = kopf.AnnotationsProgressStorage(prefix=GROUP)
     settings.persistence.diffbase_storage = kopf.AnnotationsDiffBaseStorage(
         prefix=GROUP, key="last-handled-configuration")
