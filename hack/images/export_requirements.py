@@ -13,7 +13,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 # image -> the pyproject extras it serves
-EXTRAS = {"operator": ["operator"], "cpu": ["bench", "gen", "cot"]}
+EXTRAS = {"operator": ["operator"], "cpu": ["bench", "gen", "cot", "train"]}
 
 
 def export(role: str) -> str:

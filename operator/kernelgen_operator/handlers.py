@@ -181,7 +181,7 @@ async def _resync_loop() -> None:
         for key in keys:
             RT.due.pop(key, None)
         if keys:
-            results = await asyncio.gather(*(_bounded(limit, reconcile(*k)) for k in keys), return_exceptions=True)
+            results = await asyncio.gather(*(_bounded(limit, k) for k in keys), return_exceptions=True)
             for key, r in zip(keys, results):
                 if isinstance(r, BaseException):
                     log.warning("resync of %s %s/%s failed: %s", *key, r)
@@ -204,9 +204,11 @@ def stale_runs(states: Any, last_done: dict[tuple[str, str, str], float], now: f
             and now - last_done.get((s.kind, s.namespace, s.name), float("-inf")) >= interval}
 
 
-async def _bounded(limit: asyncio.Semaphore, coro: Any) -> None:
+async def _bounded(limit: asyncio.Semaphore, key: tuple) -> None:
+    # The reconcile coroutine is created under the semaphore: created up front, the ones still waiting when the
+    # operator stops (the gather cancelled) would never be awaited.
     async with limit:
-        await coro
+        await reconcile(*key)
 
 
 # ------------------------------------------------------------------------------------------------------ runs

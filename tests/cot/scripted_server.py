@@ -11,9 +11,10 @@ from .scripted import ScriptedEngine
 
 
 class ScriptedTeacherServer:
-    """`with ScriptedTeacherServer() as url:` serves /v1/chat/completions and /v1/models on 127.0.0.1."""
+    """`with ScriptedTeacherServer() as url:` serves /v1/chat/completions and /v1/models on `host` (pods of the
+    test cluster's real node reach it on the node's address)."""
 
-    def __init__(self) -> None:
+    def __init__(self, host: str = "127.0.0.1") -> None:
         self.engine = ScriptedEngine()
         self.requests = 0
         engine, outer = self.engine, self
@@ -49,8 +50,8 @@ class ScriptedTeacherServer:
                                               "message": {"role": "assistant", "content": text}}],
                                  "usage": {"prompt_tokens": len(user) // 4, "completion_tokens": len(text) // 4}})
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+        self.httpd = ThreadingHTTPServer((host, 0), Handler)
+        self.url = f"http://{host}:{self.httpd.server_address[1]}/v1"
         self._thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
 
     def __enter__(self) -> str:

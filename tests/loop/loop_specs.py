@@ -1,8 +1,10 @@
-"""The five resources of crds/samples/loop/, bound to this machine: artifacts under a local root instead of S3,
-the CoTBuild's corpus from the synthetic fixtures of tests/cot, and its teacher at the scripted teacher's
-endpoint (tests/cot/scripted_server.py). Nothing else of the samples changes: models, references, steps, tasks."""
+"""The five resources of crds/samples/loop/, bound to this machine: artifacts under a local root (or a test's S3)
+instead of the samples' bucket, the CoTBuild's corpus from the synthetic fixtures of tests/cot, and its teacher at the
+scripted teacher's endpoint (tests/cot/scripted_server.py). Nothing else of the samples changes: models (unless a
+caller points the TrainRun elsewhere), references, steps, tasks."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,15 +20,18 @@ def sample_docs() -> list[dict[str, Any]]:
     return [yaml.safe_load(p.read_text()) for p in sorted(SAMPLES.glob("*.yaml"))]
 
 
-def bind(doc: dict[str, Any], out_root: Path | str, teacher_url: str) -> dict[str, Any]:
-    """`out_root` a path (local runs) or a file:// URI (a cluster, whose pods share the volume)."""
+def bind(doc: dict[str, Any], out_root: Path | str | dict[str, Any], teacher_url: str,
+         corpus: Callable[[Path], str] = str) -> dict[str, Any]:
+    """`out_root` a path (local runs), a file:// URI (a cluster, whose pods share the volume) or a whole `output`
+    (S3 with its endpoint and secret); `corpus` gives the URI the CoTBuild reads for a fixture directory (the
+    path itself, or where a test uploaded it)."""
     spec = doc["spec"]
-    spec["output"] = {"uri": str(out_root)}
+    spec["output"] = dict(out_root) if isinstance(out_root, dict) else {"uri": str(out_root)}
     if doc["kind"] == "CoTBuild":
         spec["teacher"]["endpoint"] = teacher_url
-        spec["sources"] = {"docs": [{"uri": str(COT_FIXTURES / "docs")}],
-                           "kernels": [{"uri": str(COT_FIXTURES / "ops_repo"), "includeRoots": ["common/inc"]}],
-                           "benchRecords": [{"uri": str(COT_FIXTURES / "benchrun")}]}
+        spec["sources"] = {"docs": [{"uri": corpus(COT_FIXTURES / "docs")}],
+                           "kernels": [{"uri": corpus(COT_FIXTURES / "ops_repo"), "includeRoots": ["common/inc"]}],
+                           "benchRecords": [{"uri": corpus(COT_FIXTURES / "benchrun")}]}
     return doc
 
 
