@@ -6,10 +6,10 @@ imported into containerd's ``k8s.io`` namespace (no registry is reachable), and 
 ``huawei.com/Ascend910`` over the kubelet's device-plugin gRPC API, so the real scheduler and kubelet place
 NPU-requesting pods here (the device environment of k8s-design.md §2.4, stand-in device nodes, no NPU).
 
-Networking: the node's address is 192.0.2.1 on the loopback interface (``NODE_IP``). Pods get their own network
-namespace on a CNI bridge (``kgbr0``, 10.244.0.0/24, no masquerade, no kube-proxy): a pod reaches the node's
-address through the bridge's gateway, so job pods reach S3 listening on 192.0.2.1, and nothing is routed beyond the
-machine. The operator pod uses ``hostNetwork`` (chart value ``operator.hostNetwork``): it reaches the API server on
+Networking: the node's address is a /32 on the loopback interface (``RealNode.ip``, from 198.18.0.0/15 where this
+machine does not use it). Pods get their own network namespace on a CNI bridge (``kgbr0``, 10.244.0.0/24, no
+masquerade, no kube-proxy): a pod reaches the node's address through the bridge's gateway, so job pods reach S3
+listening on it, and nothing is routed beyond the machine. The operator pod uses ``hostNetwork`` (chart value ``operator.hostNetwork``): it reaches the API server on
 127.0.0.1 (there is no Service routing). Own network namespaces are what lets evaluate pods be user-namespaced
 (``hostUsers: false`` is invalid with ``hostNetwork``), and so run the jail as on a production node.
 cgroups: whatever this machine mounts (cgroup v1 here), with the cgroupfs driver; the kubelet is told not to refuse
@@ -22,6 +22,7 @@ with that reason.
 from __future__ import annotations
 
 import fcntl
+import ipaddress
 import json
 import os
 import shutil
@@ -40,11 +41,12 @@ NODE_LABELS = {
     "node.kubernetes.io/npu.chip.name": "910B3",
     "kernelgen.ai/real-node": "true",
 }
-# The kubelet refuses a loopback node IP, and this machine has no other interface up: the node's address is
-# 192.0.2.1 (TEST-NET-1, RFC 5737: documentation only, never routed) added to the loopback interface, so traffic to
-# it (the API server to the kubelet, probes, Prometheus to hostNetwork pods) stays on loopback. Left in place on
-# stop: adding it is idempotent and another node on this machine may be using it.
-NODE_IP = "192.0.2.1"
+# The kubelet refuses a loopback node IP: the node's address is a /32 added to the loopback interface, so traffic to
+# it (the API server to the kubelet, probes, Prometheus to hostNetwork pods, pods to S3) stays on this machine. A
+# local address hides the remote host of the same address, so it is taken from the range reserved for network
+# benchmarks (RFC 2544), and only where this machine uses it for nothing: no address of its own, gateway, connected
+# subnet or name server (sandboxes use documentation ranges: this VM's gateway is 192.0.2.1). Removed on stop.
+NODE_IP_CANDIDATES = ("198.18.0.1", "198.18.128.1", "198.19.0.1", "198.19.128.1")
 CNI_BIN_DIR = Path("/usr/lib/cni")
 # The kubelet's device-plugin registration socket lives here whatever its --root-dir (pluginapi.KubeletSocket), so
 # only one real node per machine can take device plugins.
@@ -67,6 +69,50 @@ def _cache_root() -> Path:
     return Path(os.environ.get("KERNELGEN_CACHE", Path.home() / ".cache" / "kernelgen"))
 
 
+def host_network(resolv_conf: Path = Path("/etc/resolv.conf")) -> tuple[list, set]:
+    """(subnets, addresses) this machine uses: its interfaces' subnets and the routed ones, its addresses, route
+    gateways and name servers. Loopback's own /32s (a node address of an earlier run) and the pods' bridge are not
+    counted."""
+    def ip_json(*args: str) -> list[dict]:
+        return json.loads(subprocess.run(["ip", "-j", "-4", *args], capture_output=True, text=True,
+                                         check=True).stdout or "[]")
+
+    nets, addrs = [], set()
+    for link in ip_json("addr", "show"):
+        if link.get("ifname") in ("lo", BRIDGE):
+            continue
+        for a in link.get("addr_info", []):
+            addrs.add(ipaddress.ip_address(a["local"]))
+            nets.append(ipaddress.ip_network(f"{a['local']}/{a['prefixlen']}", strict=False))
+    for r in ip_json("route", "show", "table", "main"):
+        if r.get("dev") == BRIDGE:
+            continue
+        if r.get("dst") not in (None, "default"):
+            nets.append(ipaddress.ip_network(r["dst"] if "/" in r["dst"] else f"{r['dst']}/32", strict=False))
+        if r.get("gateway"):
+            addrs.add(ipaddress.ip_address(r["gateway"]))
+    for line in resolv_conf.read_text().splitlines() if resolv_conf.exists() else []:
+        parts = line.split()
+        if len(parts) >= 2 and parts[0] == "nameserver":
+            try:
+                addrs.add(ipaddress.ip_address(parts[1]))
+            except ValueError:
+                pass
+    return nets, addrs
+
+
+def pick_node_ip(used_nets: list, used: set) -> str:
+    """The first candidate this machine does not use; NodeError if none is free or the pod subnet clashes."""
+    pods = ipaddress.ip_network(POD_SUBNET)
+    clash = sorted({str(n) for n in used_nets if n.overlaps(pods)})
+    if clash:
+        raise NodeError(f"the pod subnet {POD_SUBNET} overlaps this machine's network ({', '.join(clash)})")
+    for c in map(ipaddress.ip_address, NODE_IP_CANDIDATES):
+        if c not in used and not any(c in n for n in used_nets):
+            return str(c)
+    raise NodeError(f"every node address candidate ({', '.join(NODE_IP_CANDIDATES)}) is in use here")
+
+
 class RealNode:
     """One kubelet node attached to a running ``TestCluster`` (``cluster.server``, its PKI and kubeconfigs)."""
 
@@ -86,6 +132,7 @@ class RealNode:
         self.logs = cluster.logs
         self._lock_fh = None
         self.containerd_root: Path | None = None
+        self.ip: str | None = None   # the node's address, chosen on start
 
     # ------------------------------------------------------------------ prerequisites
     @staticmethod
@@ -108,7 +155,7 @@ class RealNode:
     def start(self) -> "RealNode":
         for d in (self.state, self.kubelet_root, self.dir / "cni"):
             d.mkdir(parents=True, exist_ok=True)
-        self._ensure_node_ip()
+        self.ip = self._add_node_ip()
         self.containerd_root = self._claim_containerd_root()
         self._start_containerd()
         self._cleanup_containers()
@@ -123,14 +170,12 @@ class RealNode:
         self._wait(f"node {self.name} Ready with {self.npus} {NPU_RESOURCE}", self._ready, 180)
         return self
 
-    @staticmethod
-    def _ensure_node_ip() -> None:
-        shown = subprocess.run(["ip", "-o", "addr", "show", "dev", "lo"], capture_output=True, text=True,
-                               check=True).stdout
-        if f" {NODE_IP}/" not in shown:
-            cp = subprocess.run(["ip", "addr", "add", f"{NODE_IP}/32", "dev", "lo"], capture_output=True, text=True)
-            if cp.returncode != 0 and "exists" not in cp.stderr:
-                raise NodeError(f"cannot add {NODE_IP} to lo: {cp.stderr.strip()}")
+    def _add_node_ip(self) -> str:
+        ip = pick_node_ip(*host_network())
+        cp = subprocess.run(["ip", "addr", "add", f"{ip}/32", "dev", "lo"], capture_output=True, text=True)
+        if cp.returncode != 0 and "exists" not in cp.stderr:
+            raise NodeError(f"cannot add {ip} to lo: {cp.stderr.strip()}")
+        return ip
 
     def _claim_containerd_root(self) -> Path:
         """The shared, persistent containerd root (imported images survive runs) when no other node uses it; else
@@ -265,7 +310,7 @@ disabled_plugins = ["io.containerd.snapshotter.v1.btrfs", "io.containerd.snapsho
             # This machine mounts cgroup v1; kubelet 1.35+ refuses v1 unless told otherwise.
             "failCgroupV1": False, "cgroupDriver": "cgroupfs",
             "containerRuntimeEndpoint": f"unix://{self.socket}",
-            "address": NODE_IP, "port": free_port(), "readOnlyPort": 0,
+            "address": self.ip, "port": free_port(), "readOnlyPort": 0,
             "healthzBindAddress": "127.0.0.1", "healthzPort": free_port(),
             # The API server reaches the kubelet (logs, exec) with a client certificate of the cluster's CA.
             "authentication": {"anonymous": {"enabled": False}, "webhook": {"enabled": False},
@@ -287,7 +332,7 @@ disabled_plugins = ["io.containerd.snapshotter.v1.btrfs", "io.containerd.snapsho
         c._start("kubelet", [
             str(c.bin_dir / "kubelet"), f"--config={self.dir / 'kubelet.yaml'}",
             f"--kubeconfig={c.workdir / 'kubelet.kubeconfig'}", f"--root-dir={self.kubelet_root}",
-            f"--cert-dir={self.dir / 'kubelet-pki'}", f"--hostname-override={self.name}", f"--node-ip={NODE_IP}",
+            f"--cert-dir={self.dir / 'kubelet-pki'}", f"--hostname-override={self.name}", f"--node-ip={self.ip}",
             f"--node-labels={labels}", "--v=1"])
 
     def _remove_stand_in_devices(self) -> None:
@@ -322,6 +367,8 @@ disabled_plugins = ["io.containerd.snapshotter.v1.btrfs", "io.containerd.snapsho
         for m in sorted((m for m in mounts if m.startswith(str(self.dir))), key=len, reverse=True):
             subprocess.run(["umount", "-l", m], capture_output=True, check=False)
         subprocess.run(["ip", "link", "del", BRIDGE], capture_output=True, check=False)
+        if self.ip:
+            subprocess.run(["ip", "addr", "del", f"{self.ip}/32", "dev", "lo"], capture_output=True, check=False)
         self._remove_stand_in_devices()
         if getattr(self, "_ip_forward", None) is not None:
             Path("/proc/sys/net/ipv4/ip_forward").write_text(self._ip_forward)

@@ -12,7 +12,7 @@ SmolLM2-135M from S3 on its records (CPU, two steps) and a BenchRun that samples
 (generate -> evaluate -> report).
 
 Networking (see node.py): job pods have their own network namespaces on the node's CNI bridge and reach S3 on the
-node's address (192.0.2.1, on the loopback interface); evaluate pods are user-namespaced (`hostUsers: false`,
+node's address (a /32 on the loopback interface, `cluster.node.ip`); evaluate pods are user-namespaced (`hostUsers: false`,
 `procMount: Unmasked`), so the harness's jail runs in them as on a production node. The operator pod uses
 hostNetwork to reach the API server on 127.0.0.1. Nothing leaves the machine. Skips (with the reason) where the node cannot run: not root, Debian's
 containerd/runc/buildah/mmdebstrap missing, the kubelet not built.
@@ -90,7 +90,7 @@ def s3(cluster, tmp_path_factory):
 
     if find_versitygw() is None:
         pytest.skip("versitygw S3 server not built: run `bash hack/s3/build.sh` (make services does)")
-    with S3DevServer(root=tmp_path_factory.mktemp("s3"), host=load_testenv()._node_module().NODE_IP) as server:
+    with S3DevServer(root=tmp_path_factory.mktemp("s3"), host=cluster.node.ip) as server:
         yield _s3(server, cluster)
 
 
@@ -409,7 +409,7 @@ def loop(cluster, operator_pod, s3):
     model_uri = _upload_tree(s3, smol, "models/smollm2")   # the user's model store, not a package in the image
     output = {"uri": f"s3://{s3['bucket']}/loop", "endpoint": s3["endpoint"], "region": "us-east-1",
               "secretRef": {"name": "s3-credentials"}}
-    with ScriptedTeacherServer(host=load_testenv()._node_module().NODE_IP) as teacher_url:
+    with ScriptedTeacherServer(host=cluster.node.ip) as teacher_url:
         docs = [bind(d, output, teacher_url, corpus=lambda p: _upload_tree(s3, p, f"corpus/{p.name}"))
                 for d in sample_docs() if d["metadata"]["name"] in LOOP]
         for d in docs:
