@@ -4,6 +4,9 @@ cannot queue ahead of new runs' first reconciles (benchmarks/operator_scale.py: 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import gc
+import warnings
 
 from kernelgen_operator import handlers
 from kernelgen_operator.metrics import RunState
@@ -21,21 +24,48 @@ def test_resync_skips_runs_reconciled_within_the_interval():
     assert got == {("BenchRun", "ns", "stale"), ("BenchRun", "ns", "never"), ("BenchRun", "ns", "ttl")}
 
 
-def test_resync_holds_at_most_a_quarter_of_the_pool():
+def test_resync_holds_at_most_a_quarter_of_the_pool(monkeypatch):
     assert [handlers.resync_concurrency(w) for w in (1, 3, 4, 16, 64)] == [1, 1, 1, 4, 16]
+    active = peak = 0
+
+    async def reconcile(kind: str, namespace: str, name: str) -> None:
+        nonlocal active, peak
+        active += 1
+        peak = max(peak, active)
+        await asyncio.sleep(0.001)
+        active -= 1
+
+    monkeypatch.setattr(handlers, "reconcile", reconcile)
 
     async def scenario() -> int:
         limit = asyncio.Semaphore(handlers.resync_concurrency(16))
-        active = peak = 0
-
-        async def one() -> None:
-            nonlocal active, peak
-            active += 1
-            peak = max(peak, active)
-            await asyncio.sleep(0.001)
-            active -= 1
-
-        await asyncio.gather(*(handlers._bounded(limit, one()) for _ in range(100)))
+        await asyncio.gather(*(handlers._bounded(limit, ("BenchRun", "ns", f"r{i}")) for i in range(100)))
         return peak
 
     assert asyncio.run(scenario()) == 4
+
+
+def test_a_cancelled_resync_leaves_no_reconcile_unawaited(monkeypatch):
+    """The operator stopping mid-resync: reconciles still waiting for the semaphore were never created."""
+    started = []
+
+    async def reconcile(*key: str) -> None:
+        started.append(key)
+        await asyncio.sleep(10)
+
+    monkeypatch.setattr(handlers, "reconcile", reconcile)
+
+    async def scenario() -> None:
+        limit = asyncio.Semaphore(1)
+        batch = asyncio.gather(*(handlers._bounded(limit, ("BenchRun", "ns", f"r{i}")) for i in range(5)))
+        await asyncio.sleep(0.05)
+        batch.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await batch
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        asyncio.run(scenario())
+        gc.collect()
+    assert len(started) == 1
+    assert not [w for w in caught if "never awaited" in str(w.message)]
