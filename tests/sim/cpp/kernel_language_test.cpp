@@ -4,7 +4,7 @@
 // intrinsics `int64_t min/max(int64_t, int64_t)` are visible at global scope (and `std::min` still wins where a
 // kernel brings it in for its own type); a TQue may take a `const TQueConfig*` as its mask; IsSameType<T, U>; the
 // builtin per-core variables `block_idx` / `block_num` read the running core, and a kernel's own variable of that
-// name shadows them.
+// name shadows them; DivCeil(a, b) is a / b rounded up (mixed integer widths, usable in constant expressions).
 #include <cstdint>
 #include "kernel_operator.h"
 
@@ -19,6 +19,7 @@ int64_t widest(int32_t a, uint64_t b) { return max(a, b); }   // mixed types: on
 uint64_t my_offset(uint64_t per_core) { return block_idx * per_core; }
 bool not_last() { return block_idx != block_num - 1; }
 int64_t shadowed() { int32_t block_idx = 42; return block_idx; }   // a kernel's own local of that name
+template <class T> uint64_t reps(uint64_t n, uint32_t per) { return DivCeil(n, per); }   // non-dependent, in a template
 }
 namespace with_std {
 using namespace std;
@@ -48,6 +49,8 @@ int main() {
     CHECK_MSG(has(e, "kernel assertion failed") && has(e, "flag == 3"), "%s", e.c_str());
 
     static_assert(ONE_BLK_FLOAT_NUM == 8 && ONE_BLK_SIZE == 32 && BRCB_BROADCAST_NUMBER == 8, "block constants");
+    static_assert(DivCeil(10, 5) == 2 && DivCeil(11, 5) == 3 && DivCeil(1, 32) == 1 && DivCeil(0, 8) == 0, "DivCeil");
+    CHECK(kernel_ns::reps<int>(uint64_t(97792) + 1, 97792u) == 2 && kernel_ns::reps<int>(5000000000ull, 8u) == 625000000ull);
     static_assert(IsSameType<half, half>::value && !IsSameType<half, float>::value, "AscendC::IsSameType");
     CHECK(kConf.bufferNumber == 1 && kConf.consumer[1] == TPosition::MAX && !kConf.enableLoopQueue);
     TQue<TPosition::VECIN, 1, &kConf> q;   // the documented pointer-to-config mask compiles as a queue type

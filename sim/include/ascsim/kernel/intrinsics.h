@@ -326,5 +326,10 @@ template <typename T, typename U> __aicore__ inline constexpr auto AlignUp(T a, 
 template <typename T, typename U> __aicore__ inline constexpr auto CeilDivision(T a, U b) -> decltype(a + b) {
     return b == 0 ? a : (a + b - 1) / b;
 }
+// DivCeil(a, b): a / b rounded up, for the positive operands kernels pass (the AscendC docs' examples call it
+// unqualified and as AscendC::DivCeil); a zero divisor answers 0, as the docs give for CeilDivision.
+template <typename T, typename U> __aicore__ inline constexpr auto DivCeil(T a, U b) -> decltype(a + b) {
+    return b == 0 ? decltype(a + b)(0) : (a + b - 1) / b;
+}
 }  // namespace AscendC
 #endif  // ASCSIM_KERNEL_INTRINSICS_H_
