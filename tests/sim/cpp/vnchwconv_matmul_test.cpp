@@ -1,4 +1,4 @@
-// Unit tests of ascsim's address-list transposes (TransDataTo5HD in its three overloads and the raw
+// Unit tests of ascsim's address-list transposes (TransDataTo5HD in its three overloads, TransDataTo5HDImpl and the raw
 // scatter_vnchwconv_b8/b16/b32 intrinsics) and the matmul::Matmul batch / quantised variants, on one simulated AIV
 // core bound to the test thread. Every transpose is checked element by element against an index formula; batch
 // matmul against a naive batched GEMM; the quantised matmul against hand-computed dequantised values.
@@ -119,6 +119,32 @@ static void test_transposes() {
         for (int i = 0; i < 16; ++i)
             for (int j = 0; j < 16; ++j) bad += dst[i * 32 + j] != src[j * 32 + 16 + i] || dst[i * 32 + 16 + j] != src[j * 32 + i];
         CHECK(bad == 0);
+    }
+    // --- TransDataTo5HDImpl: typed pointer lists (as kernels build them from GetPhyAddr()), b16 and b32 ---
+    {
+        half* src = ub<half>(131072);           // [16 rows][48 cols], 3 repeats of 16 columns
+        half* dst = ub<half>(135168);           // [48][16]
+        for (int i = 0; i < 16 * 48; ++i) { src[i] = half(float(i % 97) - 40.f); dst[i] = half(0.f); }
+        half* sp[16]; half* dp[16];
+        for (int i = 0; i < 16; ++i) { sp[i] = src + i * 48; dp[i] = dst + i * 16; }
+        TransDataTo5HDImpl(dp, sp, TransDataTo5HDParams(false, false, 3, 16, 1));   // T deduced from the lists
+        int bad = 0;
+        for (int col = 0; col < 48; ++col)
+            for (int r = 0; r < 16; ++r) bad += bits16(dst[col * 16 + r]) != bits16(src[r * 48 + col]);
+        CHECK(bad == 0);
+        int32_t* x = ub<int32_t>(139264);       // [16][8]
+        int32_t* t = ub<int32_t>(143360);       // [8][16]
+        for (int i = 0; i < 128; ++i) { x[i] = i * 3 - 50; t[i] = -1; }
+        int32_t* xs[16]; int32_t* ts[16];
+        for (int i = 0; i < 16; ++i) xs[i] = x + i * 8;
+        for (int i = 0; i < 8; ++i) { ts[2 * i] = t + i * 16; ts[2 * i + 1] = t + i * 16 + 8; }
+        TransDataTo5HDImpl<int32_t>(ts, xs, TransDataTo5HDParams());
+        bad = 0;
+        for (int c = 0; c < 8; ++c)
+            for (int r = 0; r < 16; ++r) bad += t[c * 16 + r] != x[r * 8 + c];
+        CHECK(bad == 0);
+        xs[3] = x + 4;   // a source block that is not 32-byte aligned: the same check as the other overloads
+        CHECK(has(throws([&] { TransDataTo5HDImpl<int32_t>(ts, xs, TransDataTo5HDParams()); }), "not aligned"));
     }
     // --- raw intrinsics: set_va_reg_sb + scatter_vnchwconv_b16 over 8 repeats (transpose a [128][16] tile) ---
     {

@@ -291,6 +291,16 @@ __aicore__ inline void TransDataTo5HD(uint64_t dstList[NCHW_CONV_ADDR_LIST_SIZE]
     ASCSIM_VNCH_DTYPE_CHECK(T);
     ascsim_vnch::run<T>(dstList, srcList, p);
 }
+// dst/src lists of typed UB pointers (`__ubuf__ T* list[16]`, from LocalTensor::GetPhyAddr()): the toolkit's
+// TransDataTo5HDImpl, which kernels call directly; not in the docs, the same instruction as the overloads here.
+template <typename T>
+__aicore__ inline void TransDataTo5HDImpl(T* dstList[NCHW_CONV_ADDR_LIST_SIZE], T* srcList[NCHW_CONV_ADDR_LIST_SIZE],
+                                          const TransDataTo5HDParams& p) {
+    ASCSIM_VNCH_DTYPE_CHECK(T);
+    uint64_t d[16], s[16];
+    for (int i = 0; i < 16; ++i) { d[i] = reinterpret_cast<uint64_t>(dstList[i]); s[i] = reinterpret_cast<uint64_t>(srcList[i]); }
+    ascsim_vnch::run<T>(d, s, p);
+}
 // dst/src: uint64_t LocalTensors holding the 16 addresses each, contiguously.
 template <typename T>
 __aicore__ inline void TransDataTo5HD(const LocalTensor<uint64_t>& dst, const LocalTensor<uint64_t>& src, const TransDataTo5HDParams& p) {
