@@ -90,10 +90,13 @@ def _task_modules(job: dict) -> tuple[Any, Any]:
 
 
 def _clone(x: Any, device: str | None = None) -> Any:
+    """A fresh copy for the reference. A tensor keeps `requires_grad`: reference models of gradient ops call
+    torch.autograd.grad on the inputs that get_inputs marks (inside torch.enable_grad)."""
     import torch
     if isinstance(x, torch.Tensor):
         y = x.detach().clone()
-        return y.to(device) if device else y
+        y = y.to(device) if device else y
+        return y.requires_grad_() if x.requires_grad else y
     if isinstance(x, (list, tuple)):
         return type(x)(_clone(v, device) for v in x)
     return x
