@@ -42,6 +42,21 @@ def test_an_api_that_is_not_simulated_fails_by_name_only_when_called(tmp_path):
     assert "ascsim: AscendC::Lgamma (lib/math/kernel_operator_lgamma_intf.h) is not simulated" in r.stderr
 
 
+def test_internal_toolkit_functions_compile_until_instantiated(tmp_path):
+    """Kernels name internal toolkit functions (DuplicateImpl, DataCopyUB2GMImpl) on code paths for other chips: the
+    device compiler accepts such a template while it is not instantiated; an instantiation fails by name."""
+    head = ('#include "kernel_operator.h"\nusing namespace AscendC;\n'
+            "template <class T> struct K { void Zero(GlobalTensor<int16_t> g, LocalTensor<int16_t> b) {\n"
+            "  DuplicateImpl<int16_t>((__ubuf__ int16_t*)b.GetPhyAddr(), 0, 16u);\n"
+            "  DataCopyUB2GMImpl((__gm__ int16_t*)g.GetPhyAddr(), (__ubuf__ int16_t*)b.GetPhyAddr(), {1, 1, 0, 0}); } };\n")
+    r = _syntax(tmp_path, head)
+    assert r.returncode == 0, r.stderr[-2000:]
+    r = _syntax(tmp_path, head + "void f(GlobalTensor<int16_t> g, LocalTensor<int16_t> b) { K<float>().Zero(g, b); }\n")
+    assert r.returncode != 0
+    assert "ascsim: AscendC::DuplicateImpl (an internal toolkit function, not in the AscendC docs) is not simulated" in r.stderr
+    assert "ascsim: AscendC::DataCopyUB2GMImpl" in r.stderr
+
+
 def test_tiling_intf_headers_reach_the_host_tiling_api(tmp_path):
     r = _syntax(tmp_path, '#include "lib/math/asin_tiling_intf.h"\n#include "lib/activation/softmax_tiling_intf.h"\n'
                           "void f() { uint32_t mx = 0, mn = 0; ge::Shape s({64});\n"

@@ -261,6 +261,23 @@ int main() {
         CHECK(throws([&] { pipe.InitBuffer(big, 200 * 1024); }).empty());
         CHECK(has(throws([&] { Duplicate(big.Get<float>(), 1.0f, 200 * 256); }), "ub address out of bounds"));
     }
+    // PopStackBuffer (docs, resource management): a tensor over all the space left at the position, i.e. the UB
+    // after the last InitBuffer; it is usable like any UB tensor
+    {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> t1;
+        TQue<TPosition::VECIN, 2> q1;
+        pipe.InitBuffer(t1, 1000);            // 1024 B after 32 B alignment
+        pipe.InitBuffer(q1, 2, 4096);
+        LocalTensor<int16_t> pop;
+        CHECK((PopStackBuffer<int16_t, TPosition::LCM>(pop)));
+        CHECK(reinterpret_cast<uint8_t*>(pop.GetPhyAddr()) == fx.ub + 1024 + 2 * 4096);
+        CHECK(pop.GetSize() == (ascsim::kUbBytes - 1024 - 2 * 4096) / 2 && pop.GetPosition() == TPosition::VECCALC);
+        LocalTensor<float> popf;
+        CHECK((PopStackBuffer<float, TPosition::VECOUT>(popf)) && popf.GetSize() == (ascsim::kUbBytes - 9216) / 4);
+        Duplicate(pop, int16_t(7), int32_t(pop.GetSize()));   // the whole remaining UB, in bounds
+        CHECK(pop.GetValue(pop.GetSize() - 1) == 7 && pop.GetValue(0) == 7);
+    }
     CHECK(has(throws([&] { WholeReduceSum(z, x, 64, 300, 1, 1, 8); }), "repeatTime"));
     CHECK(has(throws([&] { WaitFlag<HardEvent::V_S>(0); }), "timeout"));
     SetFlag<HardEvent::MTE2_V>(1);

@@ -327,6 +327,25 @@ __aicore__ inline void TransDataTo5HD(const LocalTensor<uint64_t>& dst, const Lo
 #endif
 
 namespace AscendC {
+// Internal toolkit functions that some kernels name on code paths for other chips (not in the AscendC docs, so not
+// simulated): declared so that such a path compiles while it is not instantiated, as the device compiler accepts
+// it; instantiating one stops the build naming it.
+template <typename T> struct AscsimInternalApi { static constexpr bool simulated = false; };
+template <typename T>
+__aicore__ inline void DuplicateImpl(__ubuf__ T* dst, const T& scalar, const int32_t& count) {
+    static_assert(AscsimInternalApi<T>::simulated,
+                  "ascsim: AscendC::DuplicateImpl (an internal toolkit function, not in the AscendC docs) is not simulated; call Duplicate");
+}
+template <typename T>
+__aicore__ inline void DataCopyUB2GMImpl(__gm__ T* dst, __ubuf__ T* src, const DataCopyParams& params) {
+    static_assert(AscsimInternalApi<T>::simulated,
+                  "ascsim: AscendC::DataCopyUB2GMImpl (an internal toolkit function, not in the AscendC docs) is not simulated; call DataCopy");
+}
+template <typename T>
+__aicore__ inline void DataCopyGM2UBImpl(__ubuf__ T* dst, __gm__ T* src, const DataCopyParams& params) {
+    static_assert(AscsimInternalApi<T>::simulated,
+                  "ascsim: AscendC::DataCopyGM2UBImpl (an internal toolkit function, not in the AscendC docs) is not simulated; call DataCopy");
+}
 template <typename T, typename U> struct IsSame { static constexpr bool value = false; };
 template <typename T> struct IsSame<T, T> { static constexpr bool value = true; };
 template <typename T, typename U> struct IsSameType : IsSame<T, U> {};   // the name kernels also use

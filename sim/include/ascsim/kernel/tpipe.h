@@ -1,8 +1,10 @@
 // ascsim kernel side: TPipe (UB allocation), TQue/TQueBind (buffer queues with misuse checks) and TBuf.
 #ifndef ASCSIM_ASCSIM_KERNEL_TPIPE_H_
 #define ASCSIM_ASCSIM_KERNEL_TPIPE_H_
+#include <algorithm>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include "tensor.h"
 
 namespace ascsim {
@@ -116,6 +118,26 @@ private:
 };
 
 inline TPipe* GetTPipePtr() { return static_cast<TPipe*>(ascsim::core().tpipe); }
+
+// PopStackBuffer<T, pos>(popLocal) (documented, resource management): a temporary tensor over all the space left at
+// `pos`, i.e. the UB after the last InitBuffer of the core's TPipe (the whole UB without one); answers true. Only
+// the UB positions (VECIN / VECOUT / VECCALC = LCM) are simulated.
+template <typename T, TPosition pos>
+__aicore__ inline bool PopStackBuffer(LocalTensor<T>& popLocal) {
+    static_assert(pos == TPosition::VECIN || pos == TPosition::VECOUT || pos == TPosition::VECCALC,
+                  "ascsim: PopStackBuffer is simulated for the UB positions (VECIN, VECOUT, VECCALC/LCM) only");
+    static_assert(std::is_same_v<T, uint8_t> || std::is_same_v<T, int8_t> || std::is_same_v<T, int16_t> ||
+                  std::is_same_v<T, uint16_t> || std::is_same_v<T, int32_t> || std::is_same_v<T, uint32_t> ||
+                  std::is_same_v<T, int64_t> || std::is_same_v<T, uint64_t> || std::is_same_v<T, float> ||
+                  std::is_same_v<T, half>,
+                  "Failed to check dtype in PopStackBuffer, current api support dtype is uint8_t / int8_t / int16_t / "
+                  "uint16_t / int32_t / uint32_t / int64_t / uint64_t / float / half");
+    auto& c = ascsim::core();
+    TPipe* pipe = GetTPipePtr();
+    uint32_t used = pipe ? std::min(pipe->UsedBytes(), c.ub_size) : 0;
+    popLocal = LocalTensor<T>(reinterpret_cast<T*>(c.ub + used), (c.ub_size - used) / uint32_t(sizeof(T)), pos);
+    return true;
+}
 
 // The documented queue configuration a TQue/TQueBind `mask` may point to (`TQue<pos, depth, &conf>`). Its fields
 // tune buffer allocation and ND/NZ conversion on other chips; the simulated queue keeps its usual behaviour.
