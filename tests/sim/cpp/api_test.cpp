@@ -278,6 +278,15 @@ int main() {
         Duplicate(pop, int16_t(7), int32_t(pop.GetSize()));   // the whole remaining UB, in bounds
         CHECK(pop.GetValue(pop.GetSize() - 1) == 7 && pop.GetValue(0) == 7);
     }
+    {   // an error ends the core through the kernel's destructors; one that waits for the events its constructor
+        // set (as catlass block classes do) must not turn the report into an abort: the first error is reported
+        struct Pipeline {
+            Pipeline() { SetFlag<HardEvent::MTE1_MTE2>(3); }
+            ~Pipeline() { WaitFlag<HardEvent::MTE1_MTE2>(3); WaitFlag<HardEvent::MTE1_MTE2>(3); }
+        };
+        std::string e = throws([&] { Pipeline p; Add(fx.at<float>(ascsim::kUbBytes - 128, 64), a, b, 64); });
+        CHECK(has(e, "ub address out of bounds"));
+    }
     CHECK(has(throws([&] { WholeReduceSum(z, x, 64, 300, 1, 1, 8); }), "repeatTime"));
     CHECK(has(throws([&] { WaitFlag<HardEvent::V_S>(0); }), "timeout"));
     SetFlag<HardEvent::MTE2_V>(1);

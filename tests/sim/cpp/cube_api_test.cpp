@@ -101,6 +101,64 @@ int main() {
         LoadDataWithTranspose(d, s, LoadData2dTransposeParams(0, 1, 0, 0, 0));
         CHECK(float(d.addr_[3 * 16 + 5]) == float(5 * 16 + 3));
     }
+    // --- DataCopy L1 -> BiasTable (docs: blockLen and dstGap in 64 B units on arch 2201, srcGap in 32 B; src half /
+    //     float / int32, dst float / int32; half converts to float): same type, mixed half -> float, gaps, count form ---
+    {
+        as_aic();
+        TPipe pipe; TBuf<TPosition::C1> l1; TBuf<TPosition::C2> bt;
+        pipe.InitBuffer(l1, 4096); pipe.InitBuffer(bt, 1024);
+        LocalTensor<float> sf = l1.Get<float>(), df = bt.Get<float>();
+        LocalTensor<half> sh = l1.Get<half>();
+        for (int i = 0; i < 256; ++i) df.addr_[i] = -7.0f;
+        for (int i = 0; i < 64; ++i) sf.addr_[i] = float(i) * 0.25f;
+        DataCopy(df, sf, DataCopyParams(1, 2, 0, 0));            // 2 x 64 B = 32 floats
+        int bad = 0;
+        for (int i = 0; i < 32; ++i) bad += df.addr_[i] != float(i) * 0.25f;
+        CHECK(bad == 0 && df.addr_[32] == -7.0f);
+        for (int i = 0; i < 256; ++i) df.addr_[i] = -7.0f;
+        for (int i = 0; i < 128; ++i) sh.addr_[i] = half(float(i) - 60.5f);
+        DataCopy(df, sh, DataCopyParams(1, 2, 0, 0));            // 2 x 64 B of half = 64 values, as float
+        bad = 0;
+        for (int i = 0; i < 64; ++i) bad += df.addr_[i] != float(i) - 60.5f;
+        CHECK(bad == 0 && df.addr_[64] == -7.0f);
+        for (int i = 0; i < 256; ++i) df.addr_[i] = -7.0f;
+        DataCopy(df, sh, DataCopyParams(2, 1, 1, 1));            // 2 blocks of 32 half; src gap 32 B, dst gap 64 B
+        bad = 0;
+        for (int i = 0; i < 32; ++i) bad += df.addr_[i] != float(i) - 60.5f || df.addr_[48 + i] != float(48 + i) - 60.5f;
+        for (int i = 32; i < 48; ++i) bad += df.addr_[i] != -7.0f;
+        CHECK(bad == 0);
+        for (int i = 0; i < 256; ++i) df.addr_[i] = -7.0f;
+        for (int i = 0; i < 64; ++i) sf.addr_[i] = float(i) * 0.25f;   // sh shares the L1 buffer
+        DataCopy(df, sf, 20u);                                   // 80 B rounds down to 64 B: 16 floats
+        CHECK(df.addr_[15] == 15 * 0.25f && df.addr_[16] == -7.0f);
+        CHECK(has(throws([&] { DataCopy(df[8], sf, DataCopyParams(1, 1, 0, 0)); }), "aligned"));   // dst 32 B in
+        CHECK(has(throws([&] { DataCopy(df, sf, DataCopyParams(1, 17, 0, 0)); }), "out of bounds"));  // 1088 B > 1 KiB
+        CHECK(throws([&] { DataCopy(df, sh, DataCopyParams(0, 4, 0, 0)); }).empty());                // blockCount 0: no-op
+    }
+    // --- DataCopy GM -> L1 (docs: count rounded down to 32 B; DataCopyParams blockLen / gaps in 32 B blocks; L1
+    //     address 32 B-aligned, GM 1 B): the contiguous and the strided form, then into the BiasTable ---
+    {
+        as_aic();
+        std::vector<half> g(512);
+        for (int i = 0; i < 512; ++i) g[i] = half(float(i % 200) - 99.0f);
+        GlobalTensor<half> gg; gg.SetGlobalBuffer(g.data(), g.size());
+        TPipe pipe; TBuf<TPosition::A1> l1; TBuf<TPosition::C2> bt;
+        pipe.InitBuffer(l1, 2048); pipe.InitBuffer(bt, 1024);
+        LocalTensor<half> d = l1.Get<half>();
+        for (int i = 0; i < 1024; ++i) d.addr_[i] = half(-1.0f);
+        DataCopy(d, gg, 40u);                                    // 80 B -> 64 B: 32 halves
+        CHECK(float(d.addr_[31]) == float(g[31]) && float(d.addr_[32]) == -1.0f);
+        DataCopy(d[64], gg[16], DataCopyParams(2, 1, 1, 2));     // 2 x 16 halves; GM gap 16, L1 gap 32 elements
+        int bad = 0;
+        for (int i = 0; i < 16; ++i)
+            bad += float(d.addr_[64 + i]) != float(g[16 + i]) || float(d.addr_[64 + 48 + i]) != float(g[48 + i]);
+        for (int i = 16; i < 48; ++i) bad += float(d.addr_[64 + i]) != -1.0f;
+        CHECK(bad == 0);
+        CHECK(has(throws([&] { DataCopy(d[8], gg, 16u); }), "aligned"));   // L1 destination 16 B in
+        LocalTensor<float> b = bt.Get<float>();
+        DataCopy(b, d, DataCopyParams(1, 1, 0, 0));              // then L1 -> BiasTable, half -> float
+        CHECK(b.addr_[0] == float(g[0]) && b.addr_[31] == float(g[31]));
+    }
     // --- Mmad with bias, accumulation, int8 -> int32 and Fixpipe DEQF16 / F322F16 + relu ---
     {
         as_aic();

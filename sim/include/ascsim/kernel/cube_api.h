@@ -15,28 +15,9 @@
 
 namespace ascsim {
 
-[[noreturn]] inline void fail_cube(const char* api, const std::string& detail) {
-    fail(api, "Failed to check cube operand", detail);
-}
 inline void require_aic(const char* api) {
     if (core().core_type != 1)
         fail(api, "illegal instruction on a vector core", "cube APIs run only on the AIC (the kernel ran it on an AIV core)");
-}
-// The operand must lie in `pool`, start `align`-aligned and hold `bytes` inside the pool.
-inline void check_in_pool(const char* api, const char* what, const void* p, int pool, uint32_t align, uint64_t bytes) {
-    CubeMem* m = cube_mem();
-    const CubePoolSpec& s = cube_pool_spec(pool);
-    int got = cube_pool_of(p);
-    if (got != pool)
-        fail_cube(api, std::string(what) + " must be in " + s.name + " but lies in " + (got < 0 ? "no cube buffer" : cube_pool_spec(got).name));
-    uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - m->base(pool));
-    if (off % align)
-        fail(api, std::string("The ") + s.name + " address accessed by the cube instruction is not aligned.",
-             std::string(what) + " at " + s.name + " offset " + std::to_string(off) + " must be " + std::to_string(align) + "-byte aligned");
-    if (off + bytes > s.bytes)
-        fail(api, std::string(s.name) + " address out of bounds",
-             std::string(what) + " needs " + std::to_string(bytes) + " B from " + s.name + " offset " + std::to_string(off) +
-                 " but " + s.name + " holds " + std::to_string(s.bytes) + " B");
 }
 template <class T> constexpr uint32_t c0_of() { return 32u / sizeof(T); }
 // unitFlag (MmadParams / FixpipeParamsV220, 2 or 3): the hardware's fine-grained M <-> FIX handshake on L0C. For the
@@ -97,12 +78,54 @@ inline uint8_t* cube_allocate(const char* api, AscendC::TPosition pos, uint64_t 
     return m->base(pool) + start;
 }
 
+// L1 (C1/A1/B1) -> BiasTable (C2), the documented DataCopy "L1ToBiasTable Buffer" of arch 2201: blockCount blocks
+// (0 ~ 4095; 0 or an empty block is a no-op); a source block is srcBlockBytes of L1 (DataCopyParams: blockLen x
+// 64 B), the next one srcGap x 32 B further; the destination takes the same elements as T (half -> float
+// conversion, else a plain copy), blocks dstGap x 64 B apart. src 32 B-aligned in L1, dst 64 B-aligned in the
+// BiasTable (1 KiB); it runs on MTE1. Types: src half / float / int32_t, dst float / int32_t, half only into float.
+template <class T, class U> constexpr bool l1_to_bt_types() {
+    return (std::is_same_v<T, float> && (std::is_same_v<U, float> || std::is_same_v<U, half>)) ||
+           (std::is_same_v<T, int32_t> && std::is_same_v<U, int32_t>);
+}
+template <class T, class U>
+void copy_l1_to_bt(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>& src, uint32_t blockCount,
+                   uint64_t srcBlockBytes, uint32_t srcGap, uint32_t dstGap) {
+    const char* api = "DataCopy(L1 -> BiasTable)";
+    require_aic(api);
+    if constexpr (!l1_to_bt_types<T, U>())
+        fail(api, "Failed to check dtype in DataCopy", "L1 -> BiasTable copies half / float into float, or int32_t into int32_t");
+    else {
+    check_block_count(api, blockCount);
+    if (blockCount == 0 || srcBlockBytes == 0) return;
+    uint64_t n = srcBlockBytes / sizeof(U);
+    uint64_t dstBlockBytes = n * sizeof(T);
+    for (uint32_t b = 0; b < blockCount; ++b) {
+        const U* s = reinterpret_cast<const U*>(reinterpret_cast<const uint8_t*>(src.addr_) + b * (srcBlockBytes + uint64_t(srcGap) * 32));
+        T* d = reinterpret_cast<T*>(reinterpret_cast<uint8_t*>(dst.addr_) + b * (dstBlockBytes + uint64_t(dstGap) * 64));
+        check_in_pool(api, "src", s, POOL_L1, 32, srcBlockBytes);
+        check_in_pool(api, "dst", d, POOL_BT, 64, dstBlockBytes);
+        sync_cube(kPipeMte1, api, s, srcBlockBytes, kRead);
+        sync_cube(kPipeMte1, api, d, dstBlockBytes, kWrite);
+        for (uint64_t i = 0; i < n; ++i) d[i] = T(s[i]);
+    }
+    }
+}
+
 }  // namespace ascsim
 
 // a compiler built-in type on the device (kernels name it without AscendC::)
 enum class QuantMode_t : uint8_t { NoQuant = 0, F322F16, F322BF16, DEQF16, VDEQF16, QF322B8_PRE, VQF322B8_PRE, REQ8, VREQ8 };
 
 namespace AscendC {
+
+// DataCopy L1 -> BiasTable with a source type other than the destination's (documented: half -> float); the
+// same-type form is the DataCopy(LocalTensor, LocalTensor, DataCopyParams) of datacopy.h.
+template <typename T, typename U, std::enable_if_t<!std::is_same_v<T, U>, int> = 0>
+__aicore__ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const DataCopyParams& p) {
+    static_assert(::ascsim::l1_to_bt_types<T, U>(), "Failed to check dtype in DataCopy: with different src and dst types "
+                  "it is the L1 -> BiasTable copy, half -> float");
+    ::ascsim::copy_l1_to_bt(dst, src, p.blockCount, uint64_t(p.blockLen) * 64, p.srcStride, p.dstStride);
+}
 
 // ------------------------------------------------------------------------------------------- parameter types --
 struct Nd2NzParams {

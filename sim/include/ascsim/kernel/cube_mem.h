@@ -95,5 +95,24 @@ inline void sync_cube(int pipe, const char* api, const void* p, size_t bytes, in
     sync_access(pipe, api, c.ub + lo, hi - lo, role);
 }
 
+[[noreturn]] inline void fail_cube(const char* api, const std::string& detail) {
+    fail(api, "Failed to check cube operand", detail);
+}
+// The operand must lie in `pool`, start `align`-aligned and hold `bytes` inside the pool.
+inline void check_in_pool(const char* api, const char* what, const void* p, int pool, uint32_t align, uint64_t bytes) {
+    CubeMem* m = cube_mem();
+    const CubePoolSpec& s = cube_pool_spec(pool);
+    int got = cube_pool_of(p);
+    if (got != pool)
+        fail_cube(api, std::string(what) + " must be in " + s.name + " but lies in " + (got < 0 ? "no cube buffer" : cube_pool_spec(got).name));
+    uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - m->base(pool));
+    if (off % align)
+        fail(api, std::string("The ") + s.name + " address accessed by the cube instruction is not aligned.",
+             std::string(what) + " at " + s.name + " offset " + std::to_string(off) + " must be " + std::to_string(align) + "-byte aligned");
+    if (off + bytes > s.bytes)
+        fail(api, std::string(s.name) + " address out of bounds",
+             std::string(what) + " needs " + std::to_string(bytes) + " B from " + s.name + " offset " + std::to_string(off) +
+                 " but " + s.name + " holds " + std::to_string(s.bytes) + " B");
+}
 }  // namespace ascsim
 #endif  // ASCSIM_ASCSIM_KERNEL_CUBE_MEM_H_

@@ -4,6 +4,7 @@
 //   legacy DataCopyPad(DataCopyParams): same struct as DataCopy but blockLen in bytes.
 #ifndef ASCSIM_ASCSIM_KERNEL_DATACOPY_H_
 #define ASCSIM_ASCSIM_KERNEL_DATACOPY_H_
+#include "cube_mem.h"
 #include "engine.h"
 #include "vec_cast.h"
 
@@ -37,6 +38,21 @@ inline void check_block_count(const char* api, uint32_t blockCount) {
     if (blockCount > 4095)
         fail(api, "Failed to check blockCount value", "blockCount " + std::to_string(blockCount) + " outside the valid range 1 ~ 4095");
 }
+// A GlobalTensor -> LocalTensor DataCopy into the L1 of an AIC (TPosition A1/B1/C1) is the documented GM -> L1
+// transfer: the same units as GM -> UB (count rounded down to 32 B; DataCopyParams in 32 B blocks), the L1 address
+// 32 B-aligned, the GM address 1 B-aligned; it runs on MTE2.
+inline bool is_l1(const void* p) { return core().core_type == 1 && cube_pool_of(p) == POOL_L1; }
+inline void gm_to_l1(const char* api, void* d, const void* s, size_t bytes) {
+    check_in_pool(api, "dst", d, POOL_L1, 32, bytes);
+    sync_cube(kPipeMte2, api, d, bytes, kWrite);
+    gm_load(d, s, bytes, api);
+}
+// A LocalTensor -> LocalTensor DataCopy whose destination is the BiasTable (C2) of an AIC is the L1 -> BiasTable
+// transfer (cube_api.h); every other one is a UB -> UB copy.
+inline bool is_bias_table(const void* p) { return core().core_type == 1 && cube_pool_of(p) == POOL_BT; }
+template <class T, class U>
+void copy_l1_to_bt(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>& src, uint32_t blockCount,
+                   uint64_t srcBlockBytes, uint32_t srcGap, uint32_t dstGap);
 }  // namespace ascsim
 
 namespace AscendC {
@@ -44,6 +60,7 @@ namespace AscendC {
 template <typename T> __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const uint32_t count) {
     if (count == 0) return;
     uint32_t bytes = ::ascsim::round_down_32("DataCopy", uint64_t(count) * sizeof(T));
+    if (::ascsim::is_l1(dst.addr_)) return ::ascsim::gm_to_l1("DataCopy(GM -> L1)", dst.addr_, src.addr_, bytes);
     ::ascsim::check_ub_aligned("DataCopy", dst.addr_);
     ::ascsim::check_gm_elem_align("DataCopy", src.addr_, sizeof(T));
     ::ascsim::check_ub("DataCopy", dst.addr_, bytes);
@@ -62,6 +79,7 @@ template <typename T> __aicore__ inline void DataCopy(const GlobalTensor<T>& dst
 template <typename T> __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count) {
     if (count == 0) return;
     uint32_t bytes = ::ascsim::round_down_32("DataCopy", uint64_t(count) * sizeof(T));
+    if (::ascsim::is_bias_table(dst.addr_)) return ::ascsim::copy_l1_to_bt(dst, src, 1, bytes, 0, 0);
     ::ascsim::check_ub_aligned("DataCopy", dst.addr_);
     ::ascsim::check_ub_aligned("DataCopy", src.addr_);
     ::ascsim::check_ub("DataCopy", dst.addr_, bytes);
@@ -72,6 +90,14 @@ template <typename T> __aicore__ inline void DataCopy(const LocalTensor<T>& dst,
 }
 template <typename T> __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p) {
     ::ascsim::check_block_count("DataCopy", p.blockCount);
+    if (::ascsim::is_l1(dst.addr_)) {
+        if (p.blockCount == 0 || p.blockLen == 0) return;
+        size_t len = size_t(p.blockLen) * 32;
+        for (uint32_t b = 0; b < p.blockCount; ++b)
+            ::ascsim::gm_to_l1("DataCopy(GM -> L1)", (uint8_t*)dst.addr_ + b * (len + size_t(p.dstStride) * 32),
+                               (const uint8_t*)src.addr_ + b * (len + size_t(p.srcStride) * 32), len);
+        return;
+    }
     ::ascsim::check_ub_aligned("DataCopy", dst.addr_);
     ::ascsim::check_gm_elem_align("DataCopy", src.addr_, sizeof(T));
     size_t len = size_t(p.blockLen) * 32;
@@ -98,6 +124,8 @@ template <typename T> __aicore__ inline void DataCopy(const GlobalTensor<T>& dst
 }
 template <typename T> __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p) {
     ::ascsim::check_block_count("DataCopy", p.blockCount);
+    if (::ascsim::is_bias_table(dst.addr_))   // L1 -> BiasTable: blockLen in 64 B units on arch 2201
+        return ::ascsim::copy_l1_to_bt(dst, src, p.blockCount, uint64_t(p.blockLen) * 64, p.srcStride, p.dstStride);
     ::ascsim::check_ub_aligned("DataCopy", dst.addr_);
     ::ascsim::check_ub_aligned("DataCopy", src.addr_);
     size_t len = size_t(p.blockLen) * 32;
