@@ -57,6 +57,34 @@ def test_internal_toolkit_functions_compile_until_instantiated(tmp_path):
     assert "ascsim: AscendC::DataCopyUB2GMImpl" in r.stderr
 
 
+def test_scalar_min_max_overload_with_the_kernels_own_at_its_global_scope(tmp_path):
+    """The kernel's global scope is a namespace in the sim: the device compiler's min/max(int64_t, int64_t) must
+    still overload with what the kernel brings to that scope (a catlass `using namespace tla;` whose min/max are
+    templates on compile-time constants; `using namespace std;`), and a kernel's own template stays callable."""
+    from kernelgen.bench.backends.sim_cube import core_prologue
+    kernel = """
+namespace tla { template <auto t> struct C {};
+template <auto t, auto u> constexpr auto min(C<t>, C<u>) { return C<(t < u ? t : u)>{}; }
+template <class T0, class... Ts> auto max(T0 const& a, Ts const&... ts) { return a; } }
+using namespace tla;
+struct Shape { uint32_t k() const { return 300; } };
+constexpr uint32_t K = 256;
+inline uint32_t tile(const Shape& s) { return min(s.k(), K); }          // the intrinsic: int64_t
+static_assert(std::is_same_v<decltype(min(tla::C<1>{}, tla::C<2>{})), tla::C<1>>, "tla's own");
+static_assert(std::is_same_v<decltype(min(uint32_t(1), K)), int64_t>, "int64_t min");
+static_assert(std::is_same_v<decltype(max(int32_t(1))), int32_t>, "tla::max, an exact match");
+namespace with_std { using namespace std;
+inline float smaller(float a, float b) { return min(a, b); }
+static_assert(std::is_same_v<decltype(min(1.5f, 2.5f)), const float&>, "std::min<float> wins"); }
+template <class T> T clamp_hi(T a, T b) { return a < b ? a : b; }
+inline int own(int a) { return clamp_hi(a, 3); }
+"""
+    code = ('#include "kernel_operator.h"\n#include <type_traits>\nnamespace ascsim_k0 {\n' + core_prologue("AIC")
+            + kernel + "}\n")
+    r = _syntax(tmp_path, code)
+    assert r.returncode == 0, r.stderr[-3000:]
+
+
 def test_tiling_intf_headers_reach_the_host_tiling_api(tmp_path):
     r = _syntax(tmp_path, '#include "lib/math/asin_tiling_intf.h"\n#include "lib/activation/softmax_tiling_intf.h"\n'
                           "void f() { uint32_t mx = 0, mn = 0; ge::Shape s({64});\n"

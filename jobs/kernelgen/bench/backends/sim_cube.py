@@ -93,9 +93,14 @@ def core_prologue(core: str) -> str:
     """Declarations placed at the top of the per-TU kernel namespace: kernels may reopen `namespace AscendC`, and
     `g_coreType` / `ASCEND_IS_AIC` must be the constexpr core type of this build."""
     ct = "::AscendC::AIC" if core == "AIC" else "::AscendC::AIV"
-    # catlass-style sources also reopen `namespace std` (device code has no STL): keep ::std reachable through it
+    # catlass-style sources also reopen `namespace std` (device code has no STL): keep ::std reachable through it.
+    # The device compiler's scalar min/max live at global scope, which for the kernel is this namespace: declared
+    # here they meet the kernel's own `using namespace tla;` (whose min/max lands in this namespace) in one overload
+    # set, as at global scope on the device. std's min/max are declared in the local `std` so that a kernel's
+    # `using namespace std;` brings them to this same level too.
     return (f"namespace AscendC {{ using namespace ::AscendC; constexpr int32_t g_coreType = {ct}; }}\n"
-            "namespace std { using namespace ::std; }\n"
+            "namespace std { using namespace ::std; using ::std::min; using ::std::max; }\n"
+            "using ::min;\nusing ::max;\n"
             "using AscendC::g_coreType;\nusing ::AscendC::GetTPipePtr;\n")
 
 
