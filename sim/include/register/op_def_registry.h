@@ -10,6 +10,7 @@
 #include <vector>
 #include <algorithm>
 #include "ascsim/host/ge_types.h"
+#include "ascsim/host/ge_operator.h"   // ge::Operator for CheckSupported-style callbacks
 #include "ascsim/host/gert.h"
 #include "ascsim/host/opdef.h"
 #include "ascsim/host/platform.h"

@@ -3,6 +3,10 @@
 // share the ExtendedKernelContext base, and platform/platform_info.h makes map/vector/string visible unqualified;
 // ge::UNKNOWN_DIM / UNKNOWN_DIM_NUM are the -1 / -2 dimension markers of shape inference; runtime/rt_ffts.h's
 // rtGetC2cCtrlAddr answers (a named stand-in: the simulator synchronises cores without an FFTS block).
+// The graph API's operator view (graph/operator.h, visible through op_def_registry.h as CheckSupported callbacks use
+// it): ge::Operator answers the TensorDescs and attributes set on it; a missing name or index gives the documented
+// default TensorDesc (DT_FLOAT, FORMAT_NCHW), TryGetInputDesc / GetAttr answer GRAPH_FAILED; the documented
+// graphStatus values (GRAPH_NOT_CHANGED = 1343242304); ge::char_t.
 #include "register/op_def_registry.h"
 #include "platform/platform_info.h"
 #include "runtime/rt_ffts.h"
@@ -40,6 +44,37 @@ int main() {
     uint64_t ffts = 1;
     uint32_t ffts_len = 1;   // the simulator needs no FFTS control block: address 0, success
     CHECK(rtGetC2cCtrlAddr(&ffts, &ffts_len) == RT_ERROR_NONE && ffts == 0 && ffts_len == 0);
+    {
+        ge::Operator op("ReverseLike");
+        const ge::char_t* in_name = "x";
+        ge::TensorDesc x(ge::Shape({8, 3, 16}), ge::FORMAT_ND, ge::DT_FLOAT16);
+        CHECK(op.UpdateInputDesc(in_name, x) == ge::GRAPH_SUCCESS);
+        op.UpdateInputDesc("seq", ge::TensorDesc(ge::Shape({8}), ge::FORMAT_ND, ge::DT_INT64));
+        op.UpdateOutputDesc("y", x);
+        op.SetAttr("seq_dim", int64_t(1)).SetAttr("eps", 0.5f).SetAttr("mode", "sum").SetAttr("flag", true);
+        op.SetAttr("axes", std::vector<int64_t>{0, 2});
+        ge::TensorDesc got = op.GetInputDescByName("x");
+        CHECK(got.GetShape().GetDims() == std::vector<int64_t>({8, 3, 16}) && got.GetDataType() == ge::DT_FLOAT16);
+        CHECK(got.GetFormat() == ge::FORMAT_ND && op.GetInputDesc(1).GetShape().GetDim(0) == 8);
+        CHECK(op.GetOutputDescByName("y").GetShape().GetDimNum() == 3 && op.GetInputsSize() == 2 && op.GetOutputsSize() == 1);
+        ge::TensorDesc none = op.GetInputDescByName("absent");   // documented default object
+        CHECK(none.GetDataType() == ge::DT_FLOAT && none.GetFormat() == ge::FORMAT_NCHW && none.GetShape().GetDimNum() == 0);
+        CHECK(op.GetInputDesc(7).GetDataType() == ge::DT_FLOAT);
+        ge::TensorDesc out;
+        CHECK(op.TryGetInputDesc("seq", out) == ge::GRAPH_SUCCESS && out.GetDataType() == ge::DT_INT64);
+        CHECK(op.TryGetInputDesc("absent", out) == ge::GRAPH_FAILED);
+        int64_t dim = 0; int32_t dim32 = 0; float eps = 0; bool flag = false; ge::AscendString mode; std::vector<int64_t> axes;
+        CHECK(op.GetAttr("seq_dim", dim) == ge::GRAPH_SUCCESS && dim == 1);
+        CHECK(op.GetAttr("seq_dim", dim32) == ge::GRAPH_SUCCESS && dim32 == 1);
+        CHECK(op.GetAttr("eps", eps) == ge::GRAPH_SUCCESS && eps == 0.5f);
+        CHECK(op.GetAttr("flag", flag) == ge::GRAPH_SUCCESS && flag);
+        CHECK(op.GetAttr("mode", mode) == ge::GRAPH_SUCCESS && std::string(mode.GetString()) == "sum" && mode.GetLength() == 3);
+        CHECK(op.GetAttr("axes", axes) == ge::GRAPH_SUCCESS && axes == std::vector<int64_t>({0, 2}));
+        CHECK(op.GetAttr("batch_dim", dim) == ge::GRAPH_FAILED && op.GetAttr("eps", dim) == ge::GRAPH_FAILED);
+        ge::AscendString type;
+        CHECK(op.GetOpType(type) == ge::GRAPH_SUCCESS && ge::AscendString("ReverseLike") == type);
+        static_assert(ge::GRAPH_NOT_CHANGED == 1343242304u && ge::GRAPH_NODE_WITHOUT_CONST_INPUT == 50331648u, "graphStatus");
+    }
     std::printf("PASS %d FAIL %d\n", g_pass, g_fail);
     return g_fail != 0;
 }

@@ -6,6 +6,7 @@
 #include <string>
 
 namespace ge {
+using char_t = char;   // the graph API's character type in its prototypes
 enum DataType {
     DT_FLOAT = 0, DT_FLOAT16 = 1, DT_INT8 = 2, DT_INT32 = 3, DT_UINT8 = 4, DT_INT16 = 6, DT_UINT16 = 7, DT_UINT32 = 8,
     DT_INT64 = 9, DT_UINT64 = 10, DT_DOUBLE = 11, DT_BOOL = 12, DT_STRING = 13, DT_DUAL_SUB_INT8 = 14,
@@ -23,6 +24,21 @@ using graphStatus = uint32_t;
 constexpr graphStatus GRAPH_SUCCESS = 0;
 constexpr graphStatus GRAPH_FAILED = 0xFFFFFFFF;
 constexpr graphStatus GRAPH_PARAM_INVALID = 50331649;
+// the other documented ge::graphStatus values (basic data API, ge namespace)
+constexpr graphStatus GRAPH_NOT_CHANGED = 1343242304;
+constexpr graphStatus GRAPH_NODE_WITHOUT_CONST_INPUT = 50331648;
+constexpr graphStatus GRAPH_NODE_NEED_REPASS = 50331647;
+constexpr graphStatus GRAPH_INVALID_IR_DEF = 50331646;
+constexpr graphStatus OP_WITHOUT_IR_DATATYPE_INFER_RULE = 50331645;
+constexpr graphStatus GRAPH_PARAM_OUT_OF_RANGE = 50331644;
+constexpr graphStatus GRAPH_MEM_OPERATE_FAILED = 50331539;
+constexpr graphStatus GRAPH_NULL_PTR = 50331538;
+constexpr graphStatus GRAPH_MEMCPY_FAILED = 50331537;
+constexpr graphStatus GRAPH_MEMSET_FAILED = 50331536;
+constexpr graphStatus GRAPH_MATH_CAL_FAILED = 50331429;
+constexpr graphStatus GRAPH_ADD_OVERFLOW = 50331428;
+constexpr graphStatus GRAPH_MUL_OVERFLOW = 50331427;
+constexpr graphStatus GRAPH_RoundUp_Overflow = 50331426;
 using Status = uint32_t;
 constexpr Status SUCCESS = 0;
 constexpr Status FAILED = 0xFFFFFFFF;
