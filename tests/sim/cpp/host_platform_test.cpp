@@ -6,8 +6,22 @@
 // The graph API's operator view (graph/operator.h, visible through op_def_registry.h as CheckSupported callbacks use
 // it): ge::Operator answers the TensorDescs and attributes set on it; a missing name or index gives the documented
 // default TensorDesc (DT_FLOAT, FORMAT_NCHW), TryGetInputDesc / GetAttr answer GRAPH_FAILED; the documented
-// graphStatus values (GRAPH_NOT_CHANGED = 1343242304); ge::char_t.
+// graphStatus values (GRAPH_NOT_CHANGED = 1343242304); ge::char_t. TilingDef::SetDataPtr(buf): the tiling struct's
+// fields live in buf from then on (the SaveToBuffer layout), nested structs and arrays included.
 #include "register/op_def_registry.h"
+#include "register/tilingdata_base.h"
+namespace optiling {
+BEGIN_TILING_DATA_DEF(InnerT)
+TILING_DATA_FIELD_DEF(uint16_t, a);
+TILING_DATA_FIELD_DEF(int64_t, b);
+END_TILING_DATA_DEF;
+BEGIN_TILING_DATA_DEF(OuterT)
+TILING_DATA_FIELD_DEF(uint32_t, n);
+TILING_DATA_FIELD_DEF_ARR(int32_t, 3, arr);
+TILING_DATA_FIELD_DEF_STRUCT(InnerT, inner);
+TILING_DATA_FIELD_DEF(float, f);
+END_TILING_DATA_DEF;
+}  // namespace optiling
 #include "platform/platform_info.h"
 #include "runtime/rt_ffts.h"
 #include "check.h"
@@ -74,6 +88,33 @@ int main() {
         ge::AscendString type;
         CHECK(op.GetOpType(type) == ge::GRAPH_SUCCESS && ge::AscendString("ReverseLike") == type);
         static_assert(ge::GRAPH_NOT_CHANGED == 1343242304u && ge::GRAPH_NODE_WITHOUT_CONST_INPUT == 50331648u, "graphStatus");
+    }
+    {
+        alignas(8) uint8_t direct[256], saved[256];
+        std::memset(direct, 0xAB, sizeof direct);
+        std::memset(saved, 0xCD, sizeof saved);
+        const int32_t arr[3] = {-1, 2, -3};
+        {
+            optiling::OuterT t;
+            t.SetDataPtr(direct);
+            t.set_n(7);
+            t.set_arr(arr);
+            t.inner.set_a(513);          // a nested struct's setter reaches the outer buffer
+            t.inner.set_b(-5);
+            t.set_f(1.5f);
+            CHECK(*reinterpret_cast<uint32_t*>(direct) == 7);
+            optiling::OuterT ref;
+            ref.set_n(7); ref.set_arr(arr); ref.inner.set_a(513); ref.inner.set_b(-5); ref.set_f(1.5f);
+            ref.SaveToBuffer(saved, sizeof saved);
+            CHECK(t.GetDataSize() == ref.GetDataSize() && std::memcmp(direct, saved, t.GetDataSize()) == 0);
+            t.get_arr()[1] = 42;         // a write through the array pointer: in the buffer once the struct is done
+            ref.get_arr()[1] = 42;
+            ref.SaveToBuffer(saved, sizeof saved);
+            optiling::OuterT copy(t);    // a copy writes into no buffer
+            copy.set_n(99);
+            CHECK(*reinterpret_cast<uint32_t*>(direct) == 7);
+        }
+        CHECK(std::memcmp(direct, saved, optiling::OuterT().GetDataSize()) == 0);
     }
     std::printf("PASS %d FAIL %d\n", g_pass, g_fail);
     return g_fail != 0;

@@ -24,7 +24,8 @@ struct FieldInfo {
 class TilingDef {
 public:
     TilingDef() = default;
-    TilingDef(const TilingDef&) = default;
+    // a copy is a separate object: it writes into no external buffer and belongs to no enclosing tiling struct
+    TilingDef(const TilingDef& o) : class_name_(o.class_name_), fields_(o.fields_) {}
     TilingDef& operator=(const TilingDef& o) {
         // fields hold offsets into *this, so only the values need copying (done by the derived copy)
         (void)o;
@@ -47,8 +48,24 @@ public:
         size_t off = 0;
         Layout(&off, static_cast<uint8_t*>(buf));
     }
+    // SetDataPtr(buf) (documented TilingDef API): the object's fields live in `buf` from now on, the serialized
+    // layout of SaveToBuffer; host code then only sets the raw tiling data's size. Here every setter (nested
+    // structs' too) re-serializes the outermost struct into that buffer.
+    void SetDataPtr(void* buf) {
+        data_ptr_ = static_cast<uint8_t*>(buf);
+        Flush();
+    }
+    void Flush() const {
+        const TilingDef* root = this;
+        while (root->parent_) root = root->parent_;
+        if (!root->data_ptr_) return;
+        std::memset(root->data_ptr_, 0, root->GetDataSize());
+        size_t off = 0;
+        root->Layout(&off, root->data_ptr_);
+    }
     const std::vector<FieldInfo>& Fields() const { return fields_; }
     void RegisterField(const char* name, const char* type, const void* where, size_t esize, size_t count, bool is_struct) {
+        if (is_struct) reinterpret_cast<TilingDef*>(const_cast<void*>(where))->parent_ = this;
         FieldInfo f;
         f.name = name;
         f.type = type;
@@ -80,6 +97,8 @@ protected:
     static void fprintf_error(size_t need, size_t cap);
     const char* class_name_ = "";
     std::vector<FieldInfo> fields_;
+    uint8_t* data_ptr_ = nullptr;          // SetDataPtr's buffer (outermost struct only)
+    const TilingDef* parent_ = nullptr;    // the tiling struct this one is a TILING_DATA_FIELD_DEF_STRUCT of
 };
 
 template <class T> struct TilingField {
@@ -109,11 +128,12 @@ void RegisterTilingStruct(const char* class_name, TilingFactory make);
         explicit class_name(void*) { class_name_ = #class_name; }                              \
         class_name(const class_name& o) = default;                                             \
         class_name& operator=(const class_name& o) = default;                                  \
+        ~class_name() override { if (data_ptr_) Flush(); } /* writes made through get_ pointers */ \
         static const char* AscsimName() { return #class_name; }
 
 #define TILING_DATA_FIELD_DEF(data_type, field_name)                                           \
     public:                                                                                    \
-        void set_##field_name(data_type v) { field_name##_.value = v; }                        \
+        void set_##field_name(data_type v) { field_name##_.value = v; Flush(); }               \
         data_type get_##field_name() const { return field_name##_.value; }                     \
     private:                                                                                   \
         ::optiling::TilingField<data_type> field_name##_{this, #field_name, #data_type};
@@ -122,6 +142,7 @@ void RegisterTilingStruct(const char* class_name, TilingFactory make);
     public:                                                                                    \
         void set_##field_name(const arr_type* v) {                                             \
             std::memcpy(field_name##_.value, v, sizeof(arr_type) * (arr_size));                \
+            Flush();                                                                           \
         }                                                                                      \
         arr_type* get_##field_name() { return field_name##_.value; }                           \
     private:                                                                                   \
