@@ -253,7 +253,13 @@ int main() {
         q.FreeTensor(t3);
         TBuf<TPosition::VECCALC> tb;
         pipe.InitBuffer(tb, 64);
-        CHECK(has(throws([&] { tb.Get<float>(32); }), "TBuf"));
+        // Get beyond the TBuf breaks a documented constraint the device does not check: a warning, and the tensor
+        // overlaps the UB after the buffer (here: the rest of the UB), usable up to the end of the UB
+        LocalTensor<float> over;
+        CHECK(throws([&] { over = tb.Get<float>(32); }).empty());
+        CHECK(over.GetSize() == 32 && over.GetPhyAddr() == tb.Get<float>().GetPhyAddr());
+        CHECK(throws([&] { Duplicate(over, 2.0f, 32); }).empty() && over.GetValue(31) == 2.0f);
+        CHECK(throws([&] { over = tb.GetWithOffset<float>(16, 32); }).empty() && over.GetSize() == 16);
         CHECK(has(throws([&] { tb.GetWithOffset<float>(4, 16); }), "aligned"));
         // an InitBuffer beyond the UB only warns (the device faults on access, and real answers over-allocate
         // buffers they never touch); the first access beyond the UB fails

@@ -284,18 +284,24 @@ public:
         if (!Initialised("TBuf::Get")) return LocalTensor<T>(nullptr, 0, pos);
         return LocalTensor<T>(reinterpret_cast<T*>(base_), len_ / uint32_t(sizeof(T)), pos);
     }
+    // A tensor longer than the TBuf breaks the documented constraint (len * sizeof(T) within the TBuf), but the
+    // device does not check it: the tensor reaches into the UB after the buffer (other buffers), which the simulated
+    // UB reproduces byte for byte. It warns; accesses are checked against the UB like any other.
     template <typename T> LocalTensor<T> Get(uint32_t len) {
         if (!Initialised("TBuf::Get")) return LocalTensor<T>(nullptr, len, pos);
         if (uint64_t(len) * sizeof(T) > len_)
-            ascsim::fail_queue("TBuf::Get", "requested " + std::to_string(uint64_t(len) * sizeof(T)) +
-                               " bytes from a TBuf of " + std::to_string(len_) + " bytes");
+            ascsim::warn("TBuf::Get", "requested " + std::to_string(uint64_t(len) * sizeof(T)) + " bytes from a TBuf of " +
+                         std::to_string(len_) + " bytes (documented limit; the device does not check it: the tensor "
+                         "overlaps the UB after the buffer)");
         return LocalTensor<T>(reinterpret_cast<T*>(base_), len, pos);
     }
     template <typename T> LocalTensor<T> GetWithOffset(uint32_t size, uint32_t bufOffset) {
         if (!Initialised("TBuf::GetWithOffset")) return LocalTensor<T>(nullptr, size, pos);
         if (bufOffset % 32) ascsim::fail_queue("TBuf::GetWithOffset", "bufOffset " + std::to_string(bufOffset) + " is not 32-byte aligned");
         if (uint64_t(bufOffset) + uint64_t(size) * sizeof(T) > len_)
-            ascsim::fail_queue("TBuf::GetWithOffset", "range exceeds the TBuf of " + std::to_string(len_) + " bytes");
+            ascsim::warn("TBuf::GetWithOffset", "range of " + std::to_string(uint64_t(bufOffset) + uint64_t(size) * sizeof(T)) +
+                         " bytes exceeds the TBuf of " + std::to_string(len_) + " bytes (documented limit; the device does "
+                         "not check it: the tensor overlaps the UB after the buffer)");
         return LocalTensor<T>(reinterpret_cast<T*>(base_ + bufOffset), size, pos);
     }
     // the vendor TBuf also offers the queue-style calls (no queue semantics: Alloc = Get, Free = nothing)
