@@ -1,7 +1,9 @@
 // ascsim runtime: GM allocations with guards, the multi-core runner (one thread per simulated core, run one
 // at a time so results are deterministic; SyncAll with deadlock detection), the strict-layer error channel,
 // host registries, and the aclnn bridge (tiling -> launch -> copy back).
+#include <csignal>
 #include <exception>
+#include <ucontext.h>
 #include <pthread.h>
 
 #include <algorithm>
@@ -100,6 +102,83 @@ static thread_local bool t_sequential = false;
 
 CoreCtx& core() { return t_core ? *t_core : t_dummy; }
 void bind_test_core(CoreCtx* ctx) { t_core = ctx; }
+
+// ---------------------------------------------------------------- integer division by zero ----------------
+// x86 traps on an integer division by zero (SIGFPE); the device's scalar unit runs such kernels (catlass block
+// loops compute `idx % kLoopsNext` for a next block that does not exist, and use it only when there is one), as an
+// aarch64 host would: quotient 0, remainder the dividend. On a simulated core's thread the trapping DIV/IDIV is
+// decoded, given those results, and skipped; the launch warns once. Any other SIGFPE keeps its default action.
+static thread_local int t_div_zero = 0;
+namespace {
+// Length of the DIV/IDIV at ip (0: not one), its operand width in bits.
+size_t div_insn(const uint8_t* ip, int* bits) {
+    size_t k = 0;
+    bool op16 = false, rexw = false;
+    for (;; ++k) {
+        uint8_t b = ip[k];
+        if (b == 0x66) { op16 = true; continue; }
+        if (b == 0x67 || b == 0xF2 || b == 0xF3 || b == 0x2E || b == 0x3E || b == 0x26 || b == 0x36 || b == 0x64 || b == 0x65) continue;
+        break;
+    }
+    if ((ip[k] & 0xF0) == 0x40) { rexw = ip[k] & 0x08; ++k; }
+    uint8_t op = ip[k++];
+    if (op != 0xF6 && op != 0xF7) return 0;
+    uint8_t modrm = ip[k++];
+    int reg = (modrm >> 3) & 7, mod = modrm >> 6, rm = modrm & 7;
+    if (reg != 6 && reg != 7) return 0;
+    if (mod != 3) {
+        if (rm == 4) {
+            uint8_t sib = ip[k++];
+            if (mod == 0 && (sib & 7) == 5) k += 4;
+        } else if (mod == 0 && rm == 5) {
+            k += 4;
+        }
+        if (mod == 1) k += 1;
+        if (mod == 2) k += 4;
+    }
+    *bits = op == 0xF6 ? 8 : rexw ? 64 : op16 ? 16 : 32;
+    return k;
+}
+void on_sigfpe(int sig, siginfo_t* si, void* ucv) {
+    auto* uc = static_cast<ucontext_t*>(ucv);
+    int bits = 0;
+    size_t len = 0;
+    if (t_core && (si->si_code == FPE_INTDIV || si->si_code == FPE_INTOVF))
+        len = div_insn(reinterpret_cast<const uint8_t*>(uc->uc_mcontext.gregs[REG_RIP]), &bits);
+    if (!len) {   // not a simulated core's division: the default action (the signal is raised again on return)
+        signal(sig, SIG_DFL);
+        return;
+    }
+    greg_t& rax = uc->uc_mcontext.gregs[REG_RAX];
+    greg_t& rdx = uc->uc_mcontext.gregs[REG_RDX];
+    uint64_t a = uint64_t(rax);
+    switch (bits) {
+        case 8: rax = greg_t((a & ~uint64_t(0xFFFF)) | ((a & 0xFF) << 8)); break;             // AL = 0, AH = AL
+        case 16: rax = greg_t(a & ~uint64_t(0xFFFF)); rdx = greg_t((uint64_t(rdx) & ~uint64_t(0xFFFF)) | (a & 0xFFFF)); break;
+        case 32: rax = 0; rdx = greg_t(a & 0xFFFFFFFFu); break;
+        default: rax = 0; rdx = greg_t(a); break;
+    }
+    uc->uc_mcontext.gregs[REG_RIP] += greg_t(len);
+    ++t_div_zero;
+}
+}  // namespace
+void install_div_zero_handler() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        struct sigaction sa;
+        std::memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = on_sigfpe;
+        sa.sa_flags = SA_SIGINFO;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGFPE, &sa, nullptr);
+    });
+}
+int take_div_zero_count() { int n = t_div_zero; t_div_zero = 0; return n; }
+static void report_div_zero() {
+    if (int n = take_div_zero_count())
+        warn("kernel", std::to_string(n) + " integer division(s) by zero in kernel code: x86 would trap; the device runs "
+                       "on (ascsim gives quotient 0, remainder the dividend, as an aarch64 host does)");
+}
 
 std::string hexaddr(const void* p) {
     char b[32];
@@ -740,6 +819,7 @@ static void* core_main(void* p) {
     ctx.sys_workspace = L->sys_workspace;
     SyncGuard sync_guard(ctx, L->sync_mode, L->sync_auto);
     t_core = &ctx;
+    install_div_zero_handler();
     t_core_slot = a->slot;
     {
         std::unique_lock<std::mutex> lk(L->m);
@@ -748,6 +828,7 @@ static void* core_main(void* p) {
     if (!L->aborted) {
         try {
             a->fn(a->args, a->nargs);
+            report_div_zero();
             for (int e = 0; e < kNumHardEvents; ++e)
                 for (int i = 0; i < kMaxEventId; ++i)
                     if (ctx.flags[e][i]) { warn("kernel end", "event flags still set at kernel end leak into the next operator"); e = kNumHardEvents; break; }
@@ -785,9 +866,11 @@ static bool run_cores_sequential(Launch& L, Launcher fn, uint8_t** args, size_t 
             ctx.sys_workspace = L.sys_workspace;
             SyncGuard sync_guard(ctx, L.sync_mode, L.sync_auto);
             t_core = &ctx;
+            install_div_zero_handler();
             t_sequential = true;
             try {
                 fn(args, nargs);
+                report_div_zero();
                 for (int e = 0; e < kNumHardEvents; ++e)
                     for (int i = 0; i < kMaxEventId; ++i)
                         if (ctx.flags[e][i]) { warn("kernel end", "event flags still set at kernel end leak into the next operator"); e = kNumHardEvents; break; }
@@ -905,6 +988,7 @@ static void* mix_core_main(void* p) {
     }
     SyncGuard sync_guard(ctx, L->sync_mode, L->sync_auto);
     t_core = &ctx;
+    install_div_zero_handler();
     t_core_slot = a->slot;
     {
         std::unique_lock<std::mutex> lk(L->m);
@@ -916,6 +1000,7 @@ static void* mix_core_main(void* p) {
     if (!L->aborted) {
         try {
             a->fn(a->args, a->nargs);
+            report_div_zero();
             for (int e = 0; e < kNumHardEvents; ++e)
                 for (int i = 0; i < kMaxEventId; ++i)
                     if (ctx.flags[e][i]) { warn("kernel end", "event flags still set at kernel end leak into the next operator"); e = kNumHardEvents; break; }

@@ -59,6 +59,10 @@ struct CoreCtx {
 CoreCtx& core();
 // Unit tests drive kernel APIs on the calling thread with a core context of their own (nullptr unbinds).
 void bind_test_core(CoreCtx* ctx);
+// Integer division by zero on a simulated core's thread runs on (quotient 0, remainder the dividend) instead of
+// trapping; installed by every launch, callable by tests. take_div_zero_count: this thread's count since last asked.
+void install_div_zero_handler();
+int take_div_zero_count();
 
 // A strict-layer failure: aborts the launch; the bridge raises it in Python as RuntimeError.
 [[noreturn]] void fail(const char* api, const std::string& hw_error, const std::string& detail);
