@@ -159,6 +159,32 @@ int main() {
         DataCopy(b, d, DataCopyParams(1, 1, 0, 0));              // then L1 -> BiasTable, half -> float
         CHECK(b.addr_[0] == float(g[0]) && b.addr_[31] == float(g[31]));
     }
+    // --- LoadDataWithTranspose (b32, two fractals per 16x16 block): dstGap counts from the end of an iteration's
+    //     FIRST fractal (docs), so dstGap = 1 / dstFracGap = 0 lays the blocks out contiguously and dstGap = 0 /
+    //     dstFracGap = repeat - 1 interleaves them (first fractals 0..r-1, second fractals r..2r-1) ---
+    {
+        as_aic();
+        TPipe pipe; TBuf<TPosition::B1> b1; TBuf<TPosition::B2> b2;
+        pipe.InitBuffer(b1, 4 * 1024); pipe.InitBuffer(b2, 8 * 1024);
+        LocalTensor<float> s = b1.Get<float>(), d = b2.Get<float>();
+        for (int i = 0; i < 1024; ++i) s.addr_[i] = float(i);
+        for (int i = 0; i < 2048; ++i) d.addr_[i] = -1.0f;
+        const int rep = 4, frac = 128;   // 4 square blocks; a fractal holds 128 floats
+        LoadDataWithTranspose(d, s, LoadData2dTransposeParams(0, rep, 1, 1, 0));   // contiguous
+        std::vector<float> contiguous(d.addr_, d.addr_ + 2 * rep * frac);
+        CHECK(d.addr_[2 * rep * frac] == -1.0f);   // nothing written past 2 * rep fractals
+        // square block 0 = source fractals 0 and 1 (16 rows x 8 columns each); its transpose's element (i, j) is the
+        // source's (j, i): destination fractal 0 holds rows 0..15, columns 0..7 of the transpose
+        CHECK(contiguous[0 * 8 + 1] == s.addr_[1 * 8 + 0] && contiguous[3 * 8 + 5] == s.addr_[5 * 8 + 3]);
+        for (int i = 0; i < 2048; ++i) d.addr_[i] = -1.0f;
+        LoadDataWithTranspose(d, s, LoadData2dTransposeParams(0, rep, 1, 0, rep - 1));   // interleaved
+        int bad = 0;
+        for (int r = 0; r < rep; ++r)
+            for (int f = 0; f < 2; ++f)
+                for (int e = 0; e < frac; ++e)
+                    bad += d.addr_[(r + f * rep) * frac + e] != contiguous[(2 * r + f) * frac + e];
+        CHECK(bad == 0 && d.addr_[2 * rep * frac] == -1.0f);
+    }
     // --- Mmad with bias, accumulation, int8 -> int32 and Fixpipe DEQF16 / F322F16 + relu ---
     {
         as_aic();

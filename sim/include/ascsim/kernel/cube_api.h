@@ -283,7 +283,10 @@ __aicore__ inline void LoadDataWithTranspose(const LocalTensor<T>& dst, const Lo
     constexpr uint32_t SIDE = sizeof(T) == 1 ? 32 : 16;        // square side in elements
     int pool = ascsim::cube_pool_of(dst.addr_);
     if (pool != ascsim::POOL_L0A && pool != ascsim::POOL_L0B) ascsim::fail_cube(api, "dst must be in L0A or L0B");
-    uint64_t dst_span = (uint64_t(p.repeatTimes - 1) * (p.dstGap + NF) + NF + uint64_t(NF - 1) * p.dstFracGap) * 512;
+    // docs: dstGap is the gap (512 B units) from the end of one iteration's FIRST fractal to the next iteration's
+    // first fractal, so iterations start 1 + dstGap fractals apart; inside an iteration (b32 / b8: two fractals)
+    // the second starts 1 + dstFracGap fractals after the first.
+    uint64_t dst_span = (uint64_t(p.repeatTimes - 1) * (p.dstGap + 1) + 1 + uint64_t(NF - 1) * (1 + p.dstFracGap)) * 512;
     ascsim::check_in_pool(api, "dst", dst.addr_, pool, 512, dst_span);
     uint64_t src_last = (uint64_t(p.startIndex) + uint64_t(p.repeatTimes - 1) * p.srcStride + 1) * NF * 512;
     ascsim::check_in_pool(api, "src", src.addr_, ascsim::POOL_L1, 32, src_last);
@@ -297,7 +300,7 @@ __aicore__ inline void LoadDataWithTranspose(const LocalTensor<T>& dst, const Lo
                 for (uint32_t c = 0; c < C0; ++c) sq[row * SIDE + f * C0 + c] = s[f * FRAC + row * C0 + c];
         for (uint32_t i = 0; i < SIDE; ++i)
             for (uint32_t j = 0; j < SIDE; ++j) tr[j * SIDE + i] = sq[i * SIDE + j];
-        T* d = dst.addr_ + uint64_t(r) * (p.dstGap + NF) * FRAC;
+        T* d = dst.addr_ + uint64_t(r) * (p.dstGap + 1) * FRAC;
         for (uint32_t f = 0; f < NF; ++f) {
             T* df = d + uint64_t(f) * (1 + p.dstFracGap) * FRAC;
             ascsim::sync_cube(ascsim::kPipeMte1, api, df, 512, ascsim::kWrite);
