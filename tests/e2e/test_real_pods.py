@@ -216,8 +216,8 @@ def _pods(cluster, run: str) -> list[dict]:
                                       "-o", "json").stdout)["items"]
 
 
-def _status(cluster, run: str) -> dict:
-    return json.loads(cluster.kubectl("-n", RUNS_NS, "get", "benchrun", run, "-o", "json").stdout).get("status", {})
+def _status(cluster, run: str, kind: str = "BenchRun") -> dict:
+    return json.loads(cluster.kubectl("-n", RUNS_NS, "get", kind.lower(), run, "-o", "json").stdout).get("status", {})
 
 
 def _keys(s3: dict, prefix: str) -> list[str]:
@@ -391,10 +391,6 @@ def _upload_tree(s3: dict, local, prefix: str) -> str:
     return f"s3://{s3['bucket']}/{prefix}"
 
 
-def _run_status(cluster, kind: str, name: str) -> dict:
-    return json.loads(cluster.kubectl("-n", RUNS_NS, "get", kind.lower(), name, "-o", "json").stdout).get("status", {})
-
-
 @pytest.fixture(scope="module")
 def loop(cluster, operator_pod, s3):
     """crds/samples/loop/ 1-3 applied at once (one `kubectl apply`), bound to the test's S3: the corpus and
@@ -420,7 +416,7 @@ def loop(cluster, operator_pod, s3):
                         input=json.dumps({"apiVersion": "v1", "kind": "List", "items": docs}))
         statuses, seconds = {}, {}
         for name, kind in LOOP.items():
-            statuses[name] = wait_for(lambda n=name, k=kind: (s := _run_status(cluster, k, n)).get("phase") in
+            statuses[name] = wait_for(lambda n=name, k=kind: (s := _status(cluster, n, k)).get("phase") in
                                       ("Succeeded", "Failed") and s, 1800, f"{kind} {name} finished")
             seconds[name] = round(time.monotonic() - t0)
     print(f"loop in pods, seconds since apply at each run's end: {seconds}")
