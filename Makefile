@@ -59,7 +59,7 @@ demo: setup-python
 	bash hack/demo.sh
 
 test: setup
-	bash hack/run-tests.sh
+	bash hack/run-tests.sh --durations=40 --durations-min=5
 	$(MAKE) test-py313
 
 # The other end of the supported range (3.11-3.13): the same lock in a second venv, and the areas that need no
