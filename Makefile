@@ -30,18 +30,10 @@ lock:
 	$(MAKE) setup-python
 	python hack/images/export_requirements.py
 
-# Binaries the tests start (all cached under $(CACHE), keyed by version; seconds when already built). The images'
-# build is mostly downloads (Debian packages, ~4 GB of wheels), so it runs beside the compiles; its log is shown
-# once both are done.
+# Binaries the tests start (all cached under $(CACHE), keyed by version; seconds when already built); the independent
+# builds run side by side (hack/services.sh says what overlaps).
 services:
-	bash hack/images/install.sh
-	@mkdir -p $(CACHE)
-	bash hack/images/build.sh >/dev/null 2>$(CACHE)/images-build.log & images=$$!; \
-	  bash hack/s3/build.sh && bash hack/testenv/build.sh && bash hack/llama-server/build.sh \
-	  && bash hack/prometheus/install.sh && bash hack/clang/install.sh && bash hack/chromium/install.sh; rc=$$?; \
-	  wait $$images; images_rc=$$?; cat $(CACHE)/images-build.log >&2; \
-	  if [ $$images_rc -ne 0 ]; then echo "hack/images/build.sh failed ($$images_rc)" >&2; exit $$images_rc; fi; \
-	  exit $$rc
+	bash hack/services.sh
 
 # The paper's loop end to end (CoTBuild -> SFT -> BenchRun -> DPO -> BenchRun), locally and on the test cluster:
 # both are part of `make test`; this runs only them.
