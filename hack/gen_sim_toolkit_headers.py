@@ -85,14 +85,16 @@ OP_API_LAYER = ("the aclnn operator-API layer (opdev / level0 / aclnn_kernels: a
                 "simulated; ascsim runs the aclnn API generated from the OpDef")
 NOT_SIMULATED_HEADERS = {
     **{f"opdev/{n}.h": OP_API_LAYER for n in (
-        "op_executor", "op_log", "op_dfx", "shape_utils", "op_def", "make_op_executor", "format_utils", "data_type_utils",
+        "op_executor", "op_dfx", "shape_utils", "op_def", "make_op_executor", "format_utils", "data_type_utils",
         "common_types", "tensor_view_utils", "platform", "small_vector", "op_errno", "fp16_t", "bfloat16", "op_cache",
         "op_arg_def")},
     **{f"aclnn_kernels/{n}.h": OP_API_LAYER for n in (
         "contiguous", "cast", "transpose", "reshape", "transdata", "slice", "pad", "common/op_error_check")},
     "aclnn/aclnn_base.h": OP_API_LAYER,
-    "aclnn/opdev/op_log.h": OP_API_LAYER,
 }
+# Host utilities every layer shares (log and error-report macros), which op-host code includes by these paths.
+HOST_FORWARDS = {rel: "ascsim/host/op_log.h" for rel in (
+    "opdev/op_log.h", "aclnn/opdev/op_log.h", "experiment/metadef/common/util/error_manager/error_manager.h")}
 
 
 def simulated(name: str) -> bool:
@@ -150,6 +152,8 @@ def main() -> None:
         files[f"{name}.h"] = forward(f"{name}.h", "kernel_operator.h")
     for rel in BASIC_IMPL:
         files[rel] = forward(rel, "kernel_operator.h")
+    for rel, target in HOST_FORWARDS.items():
+        files[rel] = forward(rel, target)
     for rel, what in NOT_SIMULATED_HEADERS.items():
         g = guard(rel)
         files[rel] = f"{MARK}// toolkit path {rel}\n#ifndef {g}\n#define {g}\n#error \"ascsim: {rel}: {what}\"\n#endif  // {g}\n"

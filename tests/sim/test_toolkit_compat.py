@@ -117,6 +117,11 @@ def test_a_layer_that_is_not_simulated_stops_the_build_by_name(tmp_path):
     assert r.returncode != 0 and "ascsim: opdev/op_executor.h: the aclnn operator-API layer" in r.stderr
 
 
+def test_operator_log_and_error_report_macros():
+    """OP_LOGx(opName | errorCode, fmt, ...), REPORT_*_ERROR from the three toolkit paths; what reaches stderr when."""
+    run_cpp_driver(CPP / "host_log_test.cpp")
+
+
 def test_host_platform_queries_and_contexts():
     """fe::PlatFormInfos memory sizes and core count, ExtendedKernelContext, std names from platform_info.h."""
     run_cpp_driver(CPP / "host_platform_test.cpp")
