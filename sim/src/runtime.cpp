@@ -38,15 +38,26 @@ struct NeedThreads {}; // a core reached SyncAll during a sequential run: redo t
 
 // ---------------------------------------------------------------- GM ---------------------------------------
 // The launch's GM tensors live in ONE segment, block after block, as torch_npu's caching allocator carves them out
-// of a shared segment (every block = size + 32 B, rounded up to 512 B). What an access outside its tensor does:
-// - a read past the tensor but inside the segment returns whatever lies there (its padding: poison 0xFF; or the
-//   next tensor) and warns: real kernels read whole aligned tail tiles and only write back the valid part;
+// of a shared segment (every block = size + 32 B, rounded up to 512 B): the tiling buffer first (on the device it is
+// the runtime's own memory, never next to a tensor), then inputs, outputs, workspace, system workspace. What an
+// access outside its tensor does:
+// - a read past the tensor returns whatever lies there (its padding: poison 0xFF; or the next block) and warns:
+//   real kernels read whole aligned tail tiles and only write back the valid part;
 // - a write past the tensor inside its own padded block warns (the 32 B pad exists for DMA tails);
-// - a write reaching the next block (another tensor) or the free end of the segment is an error naming both;
-// - an access beyond the segment faults like the device ("The DDR address of the MTE instruction is out of range").
-// Raw-pointer writes bypass the per-API check; the guards, the paddings and the free end are verified after the run.
+// - a write reaching another tensor's block (input, output) is an error naming both; one reaching only the launch's
+//   workspace or free memory warns and goes through: the device does not fault and no tensor of the harness lies
+//   there (the workspace is the kernel's own scratch: what it breaks there shows in its results);
+// - past the last block lies free device memory: the caching allocator keeps the blocks of earlier allocations (the
+//   reference run of the same op, earlier cases) mapped, so such an access lands in cached memory far more often
+//   than it faults. ascsim backs kFreeTail bytes of it and models the rest as reaching as far again as the launch's
+//   own blocks (at least one 2 MiB small-block segment): writes there are dropped, reads return poison, both warn;
+// - an access beyond that, or before the segment, faults like the device ("The DDR address of the MTE instruction
+//   is out of range").
+// Raw-pointer writes bypass the per-API check; the guards, the paddings and the backed free tail are verified after
+// the run.
 constexpr size_t kGuard = 4096;            // unmapped on the device: any access faults
-constexpr size_t kFreeTail = 256 * 1024;   // unallocated rest of the segment after the last block (>= one UB tile)
+constexpr size_t kFreeTail = 256 * 1024;   // backed free memory after the last block (>= one UB tile)
+constexpr size_t kSmallSegment = 2 * 1024 * 1024;   // the caching allocator's segment for blocks of <= 1 MiB
 constexpr uint8_t kCanary = 0xA5;
 constexpr uint8_t kPoison = 0xFF;          // never-written device memory reads back as NaN / all-ones
 enum class GmKind { INPUT, OUTPUT, WORKSPACE, TILING, SYS };
@@ -63,7 +74,7 @@ struct GmRegion {
     std::vector<const GmRegion*> list_ptrs;   // list descriptor: element addresses appended after `own`
     bool written = false;
     bool tail_written = false;   // a write into its padding was already reported
-    uint8_t tail_read = 0;       // reads past its end already reported (1 padding, 2 next tensor, 4 free memory)
+    uint8_t tail_read = 0;       // already reported: reads past its end (1 padding, 2 next block, 4 free memory), 8 writes past its block
 };
 struct Launch {
     std::vector<std::unique_ptr<GmRegion>> regions;   // in segment order
@@ -88,6 +99,8 @@ struct Launch {
     uint64_t tiling_key = 0;
     uint8_t* workspace = nullptr;
     uint8_t* sys_workspace = nullptr;
+    bool beyond_warned = false;      // an access reached the modelled free memory past the backed tail
+    bool free_write_warned = false;  // a write landed in the backed free tail
     int sync_mode = 0;           // ASCSIM_SYNC_CHECK (0 off, 1 warn, 2 error)
     bool sync_auto = true;       // ASCSIM_CCE_AUTO_SYNC
 };
@@ -233,11 +246,19 @@ static std::string gm_where(const GmRegion* r, const uint8_t* q) {
     return std::to_string((long long)(q - r->base)) + " B from the start of '" + r->name + "' (" + std::to_string(r->size) + " B)";
 }
 
-void check_gm(const void* p, size_t bytes, bool write, const char* api) {
+static bool is_tensor(const GmRegion* r) { return r->kind == GmKind::INPUT || r->kind == GmKind::OUTPUT || r->kind == GmKind::TILING; }
+
+// Free device memory past the last block that the model treats as mapped (see the layout comment above).
+static const uint8_t* gm_mapped_end(const Launch* L) {
+    return L->seg + L->seg_used + std::max(kFreeTail, std::max(kSmallSegment, L->seg_used));
+}
+
+static size_t gm_access(const void* p, size_t bytes, bool write, const char* api, bool modelled_free) {
     Launch* L = g_launch;
-    if (!L || !L->seg) return;
+    if (!L || !L->seg) return bytes;
     const uint8_t* q = static_cast<const uint8_t*>(p);
-    const uint8_t* end = L->seg + L->seg_used + kFreeTail;
+    const uint8_t* backed = L->seg + L->seg_used + kFreeTail;
+    const uint8_t* end = modelled_free ? gm_mapped_end(L) : backed;
     if (q < L->seg || q + bytes > end || bytes > size_t(end - L->seg)) {
         std::string near;
         if (q >= L->seg && q < end) {
@@ -246,55 +267,94 @@ void check_gm(const void* p, size_t bytes, bool write, const char* api) {
         } else if (!L->regions.empty()) {
             const GmRegion* r = q < L->seg ? L->regions.front().get() : L->regions.back().get();
             long long off = (long long)(q - r->base);
-            if (off > -(long long)kGuard * 4 && off < (long long)(r->padded + kFreeTail + kGuard * 4))
+            if (off > -(long long)kGuard * 4 && off < (long long)(size_t(end - r->base) + kGuard * 4))
                 near = " (" + gm_where(r, q) + ")";
         }
         fail(api, "The DDR address of the MTE instruction is out of range.",
              std::string(write ? "write" : "read") + " of " + std::to_string(bytes) + " B at " + hexaddr(p) + near);
     }
+    if (q + bytes > backed) {   // into the modelled free memory: the backed part is checked as usual
+        size_t keep = q < backed ? size_t(backed - q) : 0;
+        if (!L->beyond_warned) {
+            L->beyond_warned = true;
+            const GmRegion* last = L->regions.empty() ? nullptr : L->regions.back().get();
+            warn(api, std::string(write ? "write" : "read") + " of " + std::to_string(bytes) + " B reaching " +
+                          std::to_string((long long)(q + bytes - (L->seg + L->seg_used))) + " B past the last allocation" +
+                          (last ? " ('" + last->name + "')" : std::string()) +
+                          " lands in free device memory: the device does not fault there; ascsim " +
+                          (write ? "drops the write" : "returns poison"));
+        }
+        if (keep) gm_access(p, keep, write, api, false);
+        return keep;
+    }
     GmRegion* r = gm_block_at(L, q);
     const uint8_t* last = q + (bytes ? bytes - 1 : 0);
     if (!write) {
-        if (!r) { warn(api, "read of " + std::to_string(bytes) + " B in unallocated device memory after the last tensor (returns poison)"); return; }
-        if (last < r->base + r->size) return;
+        if (!r) { warn(api, "read of " + std::to_string(bytes) + " B in unallocated device memory after the last tensor (returns poison)"); return bytes; }
+        if (last < r->base + r->size) return bytes;
         GmRegion* o = gm_block_at(L, last);
         uint8_t kind = o == r ? 1 : o ? 2 : 4;   // reported once per tensor and kind of memory reached
-        if (r->tail_read & kind) return;
+        if (r->tail_read & kind) return bytes;
         r->tail_read |= kind;
         std::string into = o == r ? "its allocator padding (ascsim returns poison)" :
                            o ? "the next allocation '" + o->name + "' (whatever lies there)" : "unallocated segment memory (poison)";
         warn(api, "read of " + std::to_string(bytes) + " B at " + gm_where(r, q) + " runs past its end into " + into +
                       "; the device does not fault, so the values read there must not reach the result");
-        return;
+        return bytes;
     }
-    if (!r)
-        fail(api, "write outside every allocation", "write of " + std::to_string(bytes) + " B at " + hexaddr(p) +
-                                                        " lands in unallocated device memory after the last tensor");
+    if (!r) {
+        if (!L->free_write_warned) {
+            L->free_write_warned = true;
+            warn(api, "write of " + std::to_string(bytes) + " B at " + hexaddr(p) + " lands in free device memory after the last "
+                      "allocation (no tensor lies there; the device does not fault)");
+        }
+        return bytes;
+    }
     if (r->kind == GmKind::TILING) fail(api, "kernel wrote the tiling buffer", "tiling data is read-only for kernels");
     if (last >= r->base + r->padded) {
-        GmRegion* o = gm_block_at(L, last);
-        fail(api, "write past the end of a tensor corrupts another allocation",
-             "write of " + std::to_string(bytes) + " B at " + gm_where(r, q) + " reaches " +
-                 (o ? "'" + o->name + "' (" + std::to_string((long long)(last - o->base)) + " B into its block)"
-                    : std::string("unallocated segment memory after it")) +
-                 "; on the device this silently overwrites whatever the allocator placed there");
+        // every block the write reaches after its own: a tensor there is corrupted; the workspace and free memory are not
+        std::string reached;
+        for (size_t i = 0; i < L->regions.size(); ++i) {
+            GmRegion* o = L->regions[i].get();
+            if (o->base <= r->base || o->base > last) continue;
+            if (is_tensor(o))
+                fail(api, "write past the end of a tensor corrupts another allocation",
+                     "write of " + std::to_string(bytes) + " B at " + gm_where(r, q) + " reaches '" + o->name + "' (" +
+                         std::to_string((long long)(std::min<const uint8_t*>(last, o->base + o->padded - 1) - o->base)) +
+                         " B into its block); on the device this silently overwrites whatever the allocator placed there");
+            if (reached.empty()) reached = "'" + o->name + "'";
+        }
+        if (!(r->tail_read & 8)) {
+            r->tail_read |= 8;
+            warn(api, "write of " + std::to_string(bytes) + " B at " + gm_where(r, q) + " runs past its block into " +
+                          (reached.empty() ? std::string("free device memory") : "the launch's own " + reached) +
+                          " (no tensor of the harness lies there; the device does not fault)");
+        }
     }
     if (r->kind == GmKind::INPUT && !r->written)
         warn(api, "kernel writes into input tensor '" + r->name + "' (an in-place update: judged against the reference's own mutation)");
     r->written = true;
-    if (last >= r->base + r->size && !r->tail_written) {
+    if (last >= r->base + r->size && last < r->base + r->padded && !r->tail_written) {
         r->tail_written = true;
         warn(api, "write of " + std::to_string(bytes) + " B at " + gm_where(r, q) +
                       " runs past its end into its own allocator padding (harmless on the device; the harness never sees it)");
     }
+    return bytes;
 }
+
+void check_gm(const void* p, size_t bytes, bool write, const char* api) { gm_access(p, bytes, write, api, false); }
+size_t gm_backed(const void* p, size_t bytes, bool write, const char* api) { return gm_access(p, bytes, write, api, true); }
 
 // ---------------------------------------------------------------- sync ------------------------------------
 void set_flag(int evt, int id, const char* api) {
     if (id < 0 || id >= kMaxEventId) fail(api, "Failed to check eventID value", "event id " + std::to_string(id) + " outside 0 ~ 7");
+    // Counted, not binary: a second SetFlag before its WaitFlag is undefined on paper, but code that sets one
+    // (event, id) twice and then waits twice (FetchEventID reserves nothing, so two fetches return the same id) works
+    // on the device because the waiting pipe consumes the first set before the source pipe issues the second.
     uint8_t& f = core().flags[evt % kNumHardEvents][id];
-    if (f) warn(api, "SetFlag on an event id that is already set (undefined behaviour on hardware)");
-    f = 1;
+    if (f) warn(api, "SetFlag on an event id that is already set (undefined on hardware; ascsim lets each WaitFlag "
+                     "consume one SetFlag, the order the pipes usually run in)");
+    if (f < 255) ++f;
 }
 void wait_flag(int evt, int id, const char* api) {
     if (id < 0 || id >= kMaxEventId) fail(api, "Failed to check eventID value", "event id " + std::to_string(id) + " outside 0 ~ 7");
@@ -304,7 +364,7 @@ void wait_flag(int evt, int id, const char* api) {
     // destructor would abort the process.
     if (!f && std::uncaught_exceptions() > 0) return;
     if (!f) fail(api, "[aicore timeout] timeout or trap error", "WaitFlag on an event that was never set: the pipe would wait forever");
-    f = 0;
+    --f;
 }
 
 // ---------------------------------------------------------------- missing-sync detector -------------------
@@ -743,14 +803,15 @@ static bool all_bytes(const uint8_t* p, size_t n, uint8_t v) {
 }
 
 // After the run: raw-pointer writes that bypassed check_gm. Returns an error message ("" when clean); a raw write
-// into a tensor's own padding only warns.
+// into a tensor's own padding or into the backed free memory only warns.
 static std::string gm_raw_write_check(Launch& L) {
     if (!all_bytes(L.seg_raw, kGuard, kCanary) || !all_bytes(L.seg + L.seg_used + kFreeTail, kGuard, kCanary))
         return "EZ9999: Inner Error! [ascsim] The DDR address of the MTE instruction is out of range. (a kernel wrote "
                "outside the device memory segment through a raw pointer)";
     if (!all_bytes(L.seg + L.seg_used, kFreeTail, kPoison))
-        return "EZ9999: Inner Error! [ascsim] write outside every allocation (a kernel wrote past '" +
-               (L.regions.empty() ? std::string("?") : L.regions.back()->name) + "' into unallocated device memory through a raw pointer)";
+        warn("kernel end", "a raw-pointer write landed in free device memory after '" +
+                               (L.regions.empty() ? std::string("?") : L.regions.back()->name) +
+                               "' (no tensor lies there; the device does not fault)");
     for (auto& r : L.regions) {   // an input changed through a raw pointer is an in-place update too
         if (r->kind == GmKind::INPUT && !r->written && r->src && r->size && std::memcmp(r->base, r->src, r->size) != 0) {
             r->written = true;
@@ -1444,6 +1505,8 @@ void exec_npu_cmd(const char* api, std::vector<HostArg>& args) {
         if (data && bytes) by_host[key] = r;
         return r;
     };
+    // the runtime's own memory on the device, never behind a tensor: first, so no tensor's overrun reaches it
+    GmRegion* tr = gm_alloc(L, "tiling", GmKind::TILING, tiling_buf.data(), std::max<size_t>(raw.size_, 8));
     size_t inst = 0;
     for (size_t k = 0; k < nin; ++k) {
         if (info.ir_first[k] < 0) { gm_regions.push_back(nullptr); continue; }
@@ -1472,7 +1535,6 @@ void exec_npu_cmd(const char* api, std::vector<HostArg>& args) {
     for (size_t w : ctx.workspace_) ws += w;
     GmRegion* wsr = gm_alloc(L, "workspace", GmKind::WORKSPACE, nullptr, ws);
     GmRegion* sysr = gm_alloc(L, "system workspace", GmKind::SYS, nullptr, 64 * 1024);
-    GmRegion* tr = gm_alloc(L, "tiling", GmKind::TILING, tiling_buf.data(), std::max<size_t>(raw.size_, 8));
     gm_regions.push_back(wsr);
     gm_regions.push_back(tr);
     gm_materialise(L);

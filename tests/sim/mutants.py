@@ -50,6 +50,7 @@ WHERE = ("builtin", "level1/Condition/Where", "op_kernel/where.cpp")
 GREATER = ("builtin", "level1/Comparison/Greater", "op_kernel/greater.cpp")
 L1LOSS = ("builtin", "level2/Loss/SmoothL1Loss", "op_kernel/smooth_l1_loss.cpp")
 RSUM = ("builtin", "level2/Reduce/ReduceSumLastDim", "op_kernel/reduce_sum_last_dim.cpp")
+TOPK = ("builtin", "level3/Sort/TopK", "op_kernel/top_k.cpp")
 FABS = ("fixture", "level2/Foreach/ForeachAbs", "op_kernel/kernel_foreach_unary.h")
 ICAMAX = ("dev", "level1/Math/Icamax", "op_kernel/icamax_aiv.h")
 ISAMIN = ("dev", "level1/Math/Isamin", "op_kernel/isamin_aiv.h")
@@ -125,9 +126,12 @@ MUTANTS = [
     # --- issue 14: device fidelity classes. GM follows torch_npu's allocator: a write that reaches another
     # allocation is an error naming both; a read far outside the segment faults; writing a result into an input
     # the reference leaves alone is input_mutation.
-    M("gm-write-into-next-allocation", *ABS, "DataCopyExtParams copyParams{1, static_cast<uint32_t>(count * sizeof(T)), 0, 0, 0};",
-      "DataCopyExtParams copyParams{1, static_cast<uint32_t>(count * sizeof(T) + 1024), 0, 0, 0};", ERR,
-      cases=(0, 1, 2, 3), message="corrupts another allocation"),
+    # the values row copied out with the input row's length: it runs over into the indices output (a write past
+    # the last output only into free memory or the workspace is harmless on the device and only warns)
+    M("gm-write-into-next-allocation", *TOPK,
+      "DataCopyPad(valuesGm_[offset], values, DataCopyExtParams{1, static_cast<uint32_t>(k_ * sizeof(T)), 0, 0, 0});",
+      "DataCopyPad(valuesGm_[offset], values, DataCopyExtParams{1, static_cast<uint32_t>(cols_ * sizeof(T)), 0, 0, 0});",
+      ERR, cases=(0, 1, 2, 3), message="corrupts another allocation"),
     M("gm-tensor-list-write-into-next-element", *FABS,
       "DataCopyPad(outTensorsGM[index * Base::maxDataCount], outLocal, copyParams);",
       "copyParams.blockLen += 2048; DataCopyPad(outTensorsGM[index * Base::maxDataCount], outLocal, copyParams);", ERR,

@@ -70,6 +70,10 @@ int take_div_zero_count();
 void warn(const char* api, const std::string& detail);
 // GM access check against the launch's allocations (tensors, workspace, tiling) incl. allocator padding.
 void check_gm(const void* p, size_t bytes, bool write, const char* api);
+// The same check for copies that may run past the launch's backed memory into the free device memory the model
+// maps after it: returns how many leading bytes are backed (the caller drops the rest of a write and reads the rest
+// as poison); an access beyond the mapped memory faults as in check_gm.
+size_t gm_backed(const void* p, size_t bytes, bool write, const char* api);
 // Test hook for the C++ API drivers: GM tensors laid out like a launch's (torch_npu allocator blocks in one
 // segment), installed as the current launch so check_gm applies; finish() returns the raw-write check's error.
 class GmTestLaunch {

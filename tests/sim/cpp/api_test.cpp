@@ -297,6 +297,17 @@ int main() {
     CHECK(has(throws([&] { WaitFlag<HardEvent::V_S>(0); }), "timeout"));
     SetFlag<HardEvent::MTE2_V>(1);
     WaitFlag<HardEvent::MTE2_V>(1);
+    {   // two fetches of a free id return the same id (nothing is reserved): set, set, wait, wait runs on the device,
+        // where the waiting pipe consumes the first set before the second; a third wait would still hang
+        TPipe pipe;
+        event_t e1 = static_cast<event_t>(pipe.FetchEventID(HardEvent::MTE2_V));
+        SetFlag<HardEvent::MTE2_V>(e1);
+        event_t e2 = static_cast<event_t>(pipe.FetchEventID(HardEvent::MTE2_V));
+        CHECK(e1 == e2);
+        SetFlag<HardEvent::MTE2_V>(e2);
+        CHECK(throws([&] { WaitFlag<HardEvent::MTE2_V>(e1); WaitFlag<HardEvent::MTE2_V>(e2); }).empty());
+        CHECK(has(throws([&] { WaitFlag<HardEvent::MTE2_V>(e1); }), "timeout"));
+    }
 
     std::printf("PASS %d FAIL %d\n", g_pass, g_fail);
     return g_fail ? 1 : 0;

@@ -10,7 +10,7 @@
 
 namespace ascsim {
 template <class T> inline void gm_store(T* dst, const T* src, size_t n, const char* api) {
-    check_gm(dst, n * sizeof(T), true, api);
+    n = gm_backed(dst, n * sizeof(T), true, api) / sizeof(T);
     auto& c = core();
     if (c.atomic_op == 0) { std::memcpy(dst, src, n * sizeof(T)); return; }
     for (size_t i = 0; i < n; ++i) {
@@ -21,8 +21,9 @@ template <class T> inline void gm_store(T* dst, const T* src, size_t n, const ch
     }
 }
 inline void gm_load(void* dst, const void* src, size_t bytes, const char* api) {
-    check_gm(src, bytes, false, api);
-    std::memcpy(dst, src, bytes);
+    size_t have = gm_backed(src, bytes, false, api);
+    std::memcpy(dst, src, have);
+    std::memset(static_cast<uint8_t*>(dst) + have, 0xFF, bytes - have);   // unbacked free memory reads as poison
 }
 inline uint32_t round_down_32(const char* api, uint64_t bytes) {
     if (bytes % 32)
@@ -179,8 +180,7 @@ inline void ub_to_gm(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint
         ::ascsim::check_ub(api, s, blockLen);
         ::ascsim::sync_ub(::ascsim::kPipeMte3, api, s, blockLen, ::ascsim::kRead);
         if (blockLen % sizeof(T)) {
-            ::ascsim::check_gm(d, blockLen, true, api);
-            std::memcpy(d, s, blockLen);
+            std::memcpy(d, s, ::ascsim::gm_backed(d, blockLen, true, api));
         } else {
             ::ascsim::gm_store((T*)d, (const T*)s, blockLen / sizeof(T), api);
         }
@@ -233,8 +233,8 @@ __aicore__ inline void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src
 }
 
 template <typename T> __aicore__ inline void InitOutput(const GlobalTensor<T>& gm, uint32_t size, const T& value = T(0)) {
-    ::ascsim::check_gm(gm.addr_, size_t(size) * sizeof(T), true, "InitOutput");
-    for (uint32_t i = 0; i < size; ++i) gm.addr_[i] = value;
+    size_t n = ::ascsim::gm_backed(gm.addr_, size_t(size) * sizeof(T), true, "InitOutput") / sizeof(T);
+    for (size_t i = 0; i < n; ++i) gm.addr_[i] = value;
 }
 
 // Atomic accumulation of the following UB -> GM copies.

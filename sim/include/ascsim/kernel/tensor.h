@@ -1,6 +1,7 @@
 // ascsim kernel side: LocalTensor (a view into this core's UB) and GlobalTensor (a view into GM).
 #ifndef ASCSIM_ASCSIM_KERNEL_TENSOR_H_
 #define ASCSIM_ASCSIM_KERNEL_TENSOR_H_
+#include <cstring>
 #include <string>
 #include "defs.h"
 #include "sync_check.h"
@@ -96,11 +97,15 @@ public:
     __gm__ T* GetPhyAddr() const { return addr_; }
     __gm__ T* GetPhyAddr(const uint64_t offset) const { return addr_ + offset; }
     T GetValue(const uint64_t offset) const {
-        ascsim::check_gm(addr_ + offset, sizeof(T), false, "GlobalTensor::GetValue");
+        if (ascsim::gm_backed(addr_ + offset, sizeof(T), false, "GlobalTensor::GetValue") < sizeof(T)) {
+            T poison;
+            std::memset(static_cast<void*>(&poison), 0xFF, sizeof(T));
+            return poison;
+        }
         return addr_[offset];
     }
     template <typename U> void SetValue(const uint64_t offset, const U& value) const {
-        ascsim::check_gm(addr_ + offset, sizeof(T), true, "GlobalTensor::SetValue");
+        if (ascsim::gm_backed(addr_ + offset, sizeof(T), true, "GlobalTensor::SetValue") < sizeof(T)) return;
         addr_[offset] = static_cast<T>(value);
     }
     T& operator()(const uint64_t offset) const {
