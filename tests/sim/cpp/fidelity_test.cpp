@@ -333,6 +333,8 @@ int main() {
         u.SetValue(0, 0.0f);
         CHECK(throws([&] { DataCopy(u, b[250 + 128 + 256 * 1024], 64); }).empty());
         CHECK(bits_of(u.GetValue(0)) == 0xFFFFFFFFu && bits_of(b.GetValue(250 + 128 + 256 * 1024)) == 0xFFFFFFFFu);
+        b(250 + 128 + 256 * 1024) = 7.0f;                                  // a store through the reference: dropped
+        CHECK(bits_of(b(250 + 128 + 256 * 1024)) == 0xFFFFFFFFu);
         bool dropped = false;
         for (auto& w : L.warnings()) dropped |= has(w, "drops the write");
         CHECK(dropped);

@@ -109,7 +109,11 @@ public:
         addr_[offset] = static_cast<T>(value);
     }
     T& operator()(const uint64_t offset) const {
-        ascsim::check_gm(addr_ + offset, sizeof(T), false, "GlobalTensor::operator()");
+        if (ascsim::gm_backed(addr_ + offset, sizeof(T), false, "GlobalTensor::operator()") < sizeof(T)) {
+            thread_local T unbacked;   // free device memory past the backed tail: reads poison, a store is dropped
+            std::memset(static_cast<void*>(&unbacked), 0xFF, sizeof(T));
+            return unbacked;
+        }
         return addr_[offset];
     }
     GlobalTensor operator[](const uint64_t offset) const {
