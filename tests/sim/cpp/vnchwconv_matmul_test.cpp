@@ -11,6 +11,7 @@
 #define ASCENDC_CUBE_ONLY   // also compiles the pure-cube IterateBatch(gm, enPartialSum, enAtomic, ...) overload
 #include "kernel_operator.h"
 #include "lib/matmul_intf.h"
+#include "lib/matrix/matmul/tiling.h"   // the toolkit path of the kernel-side MatmulConfig helpers
 #include "tiling/tiling_api.h"
 
 using namespace AscendC;
@@ -398,6 +399,10 @@ static void test_quant_matmul() {
         CHECK(C[0] == -6);
     }
 }
+
+// through lib/matrix/matmul/tiling.h: a constant config as kernels declare one (flash-attention style)
+constexpr MatmulConfig kExceedCfg = GetNormalConfig(true);
+static_assert(kExceedCfg.intrinsicsCheck && kExceedCfg.doNorm && !GetMDLConfig().doNorm, "MatmulConfig helpers");
 
 int main() {
     ascsim::bind_test_core(&g_ctx);
