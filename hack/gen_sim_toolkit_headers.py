@@ -80,17 +80,23 @@ kernel_struct_transpose kernel_struct_unary kernel_tensor kernel_tpipe kernel_ty
 BASIC_IMPL = ["kernel_utils.h", "impl/dav_c220/kernel_operator_reg_others_impl.h"]
 
 
-# Toolkit layers ascsim does not simulate: their headers stop the build with a message naming the layer.
-OP_API_LAYER = ("the aclnn operator-API layer (opdev / level0 / aclnn_kernels: aclOpExecutor, l0op launches) is not "
-                "simulated; ascsim runs the aclnn API generated from the OpDef")
+# Toolkit layers ascsim does not simulate: their headers stop the build with a message naming what is missing.
+BUILTIN_L0 = ("a built-in l0 op of the toolkit's aclnn layer that ascsim does not simulate (it runs Contiguous, "
+              "ViewCopy, Cast, Reshape, Transpose and BroadcastTo, and launches of the build's own ops)")
 NOT_SIMULATED_HEADERS = {
-    **{f"opdev/{n}.h": OP_API_LAYER for n in (
+    **{f"aclnn_kernels/{n}.h": BUILTIN_L0 for n in ("transdata", "slice", "pad")},
+    **{f"opdev/{n}.h": "the toolkit's fp16_t / bfloat16 host number classes are not simulated" for n in ("fp16_t", "bfloat16")},
+}
+# The aclnn operator-API layer (opdev: aclTensor, aclOpExecutor, l0op launches) by the paths hand-written L2/L0
+# host code includes.
+OP_API_FORWARDS = {
+    **{f"opdev/{n}.h": "ascsim/host/opapi.h" for n in (
         "op_executor", "op_dfx", "shape_utils", "op_def", "make_op_executor", "format_utils", "data_type_utils",
-        "common_types", "tensor_view_utils", "platform", "small_vector", "op_errno", "fp16_t", "bfloat16", "op_cache",
-        "op_arg_def")},
-    **{f"aclnn_kernels/{n}.h": OP_API_LAYER for n in (
-        "contiguous", "cast", "transpose", "reshape", "transdata", "slice", "pad", "common/op_error_check")},
-    "aclnn/aclnn_base.h": OP_API_LAYER,
+        "common_types", "tensor_view_utils", "platform", "small_vector", "op_errno", "op_cache", "op_arg_def")},
+    **{f"aclnn_kernels/{n}.h": "ascsim/host/opapi.h" for n in (
+        "contiguous", "cast", "transpose", "reshape", "common/op_error_check")},
+    "aclnn/aclnn_base.h": "ascsim/host/opapi.h",
+    "aclnnop/aclnn_util.h": "ascsim/host/opapi.h",
 }
 # Host utilities every layer shares (log and error-report macros), which op-host code includes by these paths.
 HOST_FORWARDS = {rel: "ascsim/host/op_log.h" for rel in (
@@ -152,7 +158,7 @@ def main() -> None:
         files[f"{name}.h"] = forward(f"{name}.h", "kernel_operator.h")
     for rel in BASIC_IMPL:
         files[rel] = forward(rel, "kernel_operator.h")
-    for rel, target in HOST_FORWARDS.items():
+    for rel, target in {**HOST_FORWARDS, **OP_API_FORWARDS}.items():
         files[rel] = forward(rel, target)
     for rel, what in NOT_SIMULATED_HEADERS.items():
         g = guard(rel)

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 #include "ascsim/bridge.h"
+#include "ascsim/host/acl_types.h"
+#include "acl/acl.h"
 
 namespace ascsim_torch {
 
@@ -46,12 +48,7 @@ inline ascsim::HostArg tensor_arg(const at::Tensor& t, std::vector<Pending>& pen
     for (int64_t d : w.sizes()) a.shape.push_back(d);
     return a;
 }
-struct AclScalar {
-    double f = 0;
-    int64_t i = 0;
-    bool is_float = false;
-    int dtype = 0;
-};
+using AclScalar = ::aclScalar;
 inline ascsim::HostArg to_arg(const at::Tensor& t, std::vector<Pending>& p) { return tensor_arg(t, p); }
 inline ascsim::HostArg to_arg(const c10::optional<at::Tensor>& t, std::vector<Pending>& p) {
     return t.has_value() ? tensor_arg(*t, p) : ascsim::HostArg{};
@@ -111,9 +108,9 @@ inline ascsim::HostArg to_arg(const std::vector<float>& v, std::vector<Pending>&
 
 // aclIntArray / aclFloatArray / aclBoolArray as ConvertType makes them; EXEC_NPU_CMD passes them as list attributes
 // or, for a tensor input, as a 1-D tensor of the input's dtype.
-struct AclIntArray { std::vector<int64_t> v; };
-struct AclFloatArray { std::vector<double> v; };
-struct AclBoolArray { std::vector<int64_t> v; };
+using AclIntArray = ::aclIntArray;
+using AclFloatArray = ::aclFloatArray;
+using AclBoolArray = ::aclBoolArray;
 template <class T> inline T* keep_alive(T&& x) {   // owned here: the aclnn call borrows it, nothing frees it
     static thread_local std::vector<std::unique_ptr<T>> keep;
     keep.push_back(std::make_unique<T>(std::move(x)));
@@ -166,7 +163,113 @@ inline ascsim::HostArg to_arg(const c10::optional<at::IntArrayRef>& v, std::vect
 }
 inline ascsim::HostArg to_arg(std::nullptr_t, std::vector<Pending>&) { return ascsim::HostArg{}; }   // an absent optional
 
+// ---- an L2 entry of the build's own (hand-written aclnn host code): torch_npu's conversions, then its two phases
+struct L2Keep {   // what the converted arguments point to, alive for the call
+    std::vector<std::unique_ptr<aclTensor>> tensors;
+    std::vector<std::unique_ptr<aclTensorList>> lists;
+    std::vector<std::unique_ptr<aclScalar>> scalars;
+    std::vector<std::unique_ptr<aclScalarList>> scalar_lists;
+    std::vector<std::unique_ptr<aclIntArray>> ints;
+    std::vector<std::unique_ptr<aclFloatArray>> floats;
+    std::vector<std::unique_ptr<aclBoolArray>> bools;
+    std::vector<std::string> strs;
+    std::vector<Pending> pend;
+};
+inline aclTensor* l2_arg(const at::Tensor& t, L2Keep& k) {
+    if (!t.defined()) return nullptr;
+    ascsim::HostArg a = tensor_arg(t, k.pend);   // contiguous host memory, written back afterwards when it is a copy
+    std::vector<int64_t> storage = {int64_t(a.nbytes / std::max<int64_t>(t.element_size(), 1))};
+    k.tensors.emplace_back(aclCreateTensor(a.shape.data(), a.shape.size(), aclDataType(a.dtype), nullptr, 0, ACL_FORMAT_ND,
+                                           storage.data(), 1, a.data));
+    return k.tensors.back().get();
+}
+inline aclTensor* l2_arg(const c10::optional<at::Tensor>& t, L2Keep& k) { return t.has_value() ? l2_arg(*t, k) : nullptr; }
+inline aclTensorList* l2_arg(at::TensorList ts, L2Keep& k) {
+    k.lists.push_back(std::make_unique<aclTensorList>());
+    aclTensorList* l = k.lists.back().get();
+    for (const auto& t : ts) l->t.push_back(l2_arg(t, k));
+    return l;
+}
+inline aclTensorList* l2_arg(const std::vector<at::Tensor>& ts, L2Keep& k) { return l2_arg(at::TensorList(ts), k); }
+inline aclScalar* l2_arg(const at::Scalar& s, L2Keep& k) {
+    aclScalar a;
+    a.is_float = s.isFloatingPoint();
+    a.f = s.toDouble();
+    a.i = a.is_float ? int64_t(a.f) : s.toLong();
+    a.dtype = ge_dtype(s.type());
+    k.scalars.push_back(std::make_unique<aclScalar>(a));
+    return k.scalars.back().get();
+}
+inline aclScalar* l2_arg(const c10::optional<at::Scalar>& s, L2Keep& k) { return s.has_value() ? l2_arg(*s, k) : nullptr; }
+inline aclScalarList* l2_arg(at::ArrayRef<at::Scalar> v, L2Keep& k) {
+    k.scalar_lists.push_back(std::make_unique<aclScalarList>());
+    for (const at::Scalar& s : v) k.scalar_lists.back()->s.push_back(l2_arg(s, k));
+    return k.scalar_lists.back().get();
+}
+inline aclScalarList* l2_arg(const std::vector<at::Scalar>& v, L2Keep& k) { return l2_arg(at::ArrayRef<at::Scalar>(v), k); }
+inline const aclScalar* l2_arg(const aclScalar* s, L2Keep&) { return s; }
+inline const aclIntArray* l2_arg(const aclIntArray* a, L2Keep&) { return a; }
+inline const aclFloatArray* l2_arg(const aclFloatArray* a, L2Keep&) { return a; }
+inline const aclBoolArray* l2_arg(const aclBoolArray* a, L2Keep&) { return a; }
+inline aclIntArray* l2_arg(at::IntArrayRef v, L2Keep& k) {
+    k.ints.push_back(std::make_unique<aclIntArray>());
+    k.ints.back()->v.assign(v.begin(), v.end());
+    return k.ints.back().get();
+}
+inline aclIntArray* l2_arg(const std::vector<int64_t>& v, L2Keep& k) { return l2_arg(at::IntArrayRef(v), k); }
+inline aclIntArray* l2_arg(const c10::optional<at::IntArrayRef>& v, L2Keep& k) { return v.has_value() ? l2_arg(*v, k) : nullptr; }
+inline aclFloatArray* l2_arg(at::ArrayRef<double> v, L2Keep& k) {
+    k.floats.push_back(std::make_unique<aclFloatArray>());
+    k.floats.back()->v.assign(v.begin(), v.end());
+    return k.floats.back().get();
+}
+inline aclFloatArray* l2_arg(const std::vector<double>& v, L2Keep& k) { return l2_arg(at::ArrayRef<double>(v), k); }
+inline aclFloatArray* l2_arg(const std::vector<float>& v, L2Keep& k) {
+    k.floats.push_back(std::make_unique<aclFloatArray>());
+    k.floats.back()->v.assign(v.begin(), v.end());
+    return k.floats.back().get();
+}
+inline aclBoolArray* l2_arg(at::ArrayRef<bool> v, L2Keep& k) {
+    k.bools.push_back(std::make_unique<aclBoolArray>());
+    for (bool b : v) k.bools.back()->v.push_back(b);
+    return k.bools.back().get();
+}
+inline double l2_arg(double v, L2Keep&) { return v; }
+inline float l2_arg(float v, L2Keep&) { return v; }
+inline bool l2_arg(bool v, L2Keep&) { return v; }
+template <class I, std::enable_if_t<std::is_integral_v<I> && !std::is_same_v<I, bool>, int> = 0>
+inline int64_t l2_arg(I v, L2Keep&) { return int64_t(v); }
+inline const char* l2_arg(const char* v, L2Keep&) { return v; }
+inline const char* l2_arg(const std::string& v, L2Keep& k) { k.strs.push_back(v); return k.strs.back().c_str(); }
+inline const aclTensor* l2_arg(std::nullptr_t, L2Keep&) { return nullptr; }
+
+// Runs api through the build's own aclnnXxxGetWorkspaceSize / aclnnXxx when its host code defines them (torch_npu
+// finds them the same way, by name); false when it does not: the API is then the one generated from the OpDef.
+template <class... Args> inline bool exec_own_l2(const char* api, const Args&... args) {
+    void* phase1 = ascsim::own_l2_symbol((std::string(api) + "GetWorkspaceSize").c_str());
+    void* phase2 = ascsim::own_l2_symbol(api);
+    if (!phase1 || !phase2) return false;
+    L2Keep keep;
+    keep.strs.reserve(sizeof...(Args));   // c_str() pointers must survive later conversions
+    auto call = [&](auto... converted) {
+        using Phase1 = aclnnStatus (*)(decltype(converted)..., uint64_t*, aclOpExecutor**);
+        using Phase2 = aclnnStatus (*)(void*, uint64_t, aclOpExecutor*, aclrtStream);
+        uint64_t ws = 0;
+        aclOpExecutor* executor = nullptr;
+        aclnnStatus st = reinterpret_cast<Phase1>(phase1)(converted..., &ws, &executor);
+        if (st != ACLNN_SUCCESS)
+            throw std::runtime_error(std::string("[ascsim] ") + api + "GetWorkspaceSize failed: aclnn status " + std::to_string(st));
+        std::vector<uint8_t> workspace(ws);
+        st = reinterpret_cast<Phase2>(phase2)(workspace.data(), ws, executor, nullptr);
+        if (st != ACLNN_SUCCESS) throw std::runtime_error(std::string("[ascsim] ") + api + " failed: aclnn status " + std::to_string(st));
+    };
+    call(l2_arg(args, keep)...);
+    for (auto& p : keep.pend) p.original.copy_(p.work);
+    return true;
+}
+
 template <class... Args> inline void exec(const char* api, const Args&... args) {
+    if (exec_own_l2(api, args...)) return;
     std::vector<Pending> pend;
     std::vector<ascsim::HostArg> v;
     v.reserve(sizeof...(Args));
@@ -176,7 +279,6 @@ template <class... Args> inline void exec(const char* api, const Args&... args) 
 }
 }  // namespace ascsim_torch
 
-using aclScalar = ascsim_torch::AclScalar;
 inline aclScalar* ConvertTensorToAclScaler(const at::Tensor& t) {
     static thread_local std::vector<std::unique_ptr<aclScalar>> keep;
     auto s = std::make_unique<aclScalar>();
@@ -191,15 +293,24 @@ inline aclScalar* ConvertTensorToAclScaler(const at::Tensor& t) {
 }
 inline aclScalar* ConvertTensorToAclScalar(const at::Tensor& t) { return ConvertTensorToAclScaler(t); }
 
-using aclIntArray = ascsim_torch::AclIntArray;
-using aclFloatArray = ascsim_torch::AclFloatArray;
-using aclBoolArray = ascsim_torch::AclBoolArray;
 // torch_npu's ConvertType for the argument kinds a binding converts by hand before EXEC_NPU_CMD
-inline aclIntArray* ConvertType(at::IntArrayRef v) { return ascsim_torch::keep_alive(aclIntArray{std::vector<int64_t>(v.begin(), v.end())}); }
+inline aclIntArray* ConvertType(at::IntArrayRef v) {
+    aclIntArray a;
+    a.v.assign(v.begin(), v.end());
+    return ascsim_torch::keep_alive(std::move(a));
+}
 inline aclIntArray* ConvertType(const std::vector<int64_t>& v) { return ConvertType(at::IntArrayRef(v)); }
-inline aclFloatArray* ConvertType(at::ArrayRef<double> v) { return ascsim_torch::keep_alive(aclFloatArray{std::vector<double>(v.begin(), v.end())}); }
+inline aclFloatArray* ConvertType(at::ArrayRef<double> v) {
+    aclFloatArray a;
+    a.v.assign(v.begin(), v.end());
+    return ascsim_torch::keep_alive(std::move(a));
+}
 inline aclFloatArray* ConvertType(const std::vector<double>& v) { return ConvertType(at::ArrayRef<double>(v)); }
-inline aclFloatArray* ConvertType(at::ArrayRef<float> v) { return ascsim_torch::keep_alive(aclFloatArray{std::vector<double>(v.begin(), v.end())}); }
+inline aclFloatArray* ConvertType(at::ArrayRef<float> v) {
+    aclFloatArray a;
+    a.v.assign(v.begin(), v.end());
+    return ascsim_torch::keep_alive(std::move(a));
+}
 inline aclBoolArray* ConvertType(at::ArrayRef<bool> v) {
     aclBoolArray a;
     for (bool b : v) a.v.push_back(b);

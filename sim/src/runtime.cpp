@@ -59,7 +59,7 @@ constexpr size_t kGuard = 4096;            // unmapped on the device: any access
 constexpr size_t kFreeTail = 256 * 1024;   // backed free memory after the last block (>= one UB tile)
 constexpr size_t kSmallSegment = 2 * 1024 * 1024;   // the caching allocator's segment for blocks of <= 1 MiB
 constexpr uint8_t kCanary = 0xA5;
-constexpr uint8_t kPoison = 0xFF;          // never-written device memory reads back as NaN / all-ones
+constexpr uint8_t kPoison = kGmPoison;
 enum class GmKind { INPUT, OUTPUT, WORKSPACE, TILING, SYS };
 
 struct GmRegion {
@@ -246,7 +246,8 @@ static std::string gm_where(const GmRegion* r, const uint8_t* q) {
     return std::to_string((long long)(q - r->base)) + " B from the start of '" + r->name + "' (" + std::to_string(r->size) + " B)";
 }
 
-static bool is_tensor(const GmRegion* r) { return r->kind == GmKind::INPUT || r->kind == GmKind::OUTPUT || r->kind == GmKind::TILING; }
+// Blocks that hold the harness's data (inputs, outputs, tiling): a write reaching one is an error, not a warning.
+static bool holds_harness_data(const GmRegion* r) { return r->kind == GmKind::INPUT || r->kind == GmKind::OUTPUT || r->kind == GmKind::TILING; }
 
 // Free device memory past the last block that the model treats as mapped (see the layout comment above).
 static const uint8_t* gm_mapped_end(const Launch* L) {
@@ -317,7 +318,7 @@ static size_t gm_access(const void* p, size_t bytes, bool write, const char* api
         for (size_t i = 0; i < L->regions.size(); ++i) {
             GmRegion* o = L->regions[i].get();
             if (o->base <= r->base || o->base > last) continue;
-            if (is_tensor(o))
+            if (holds_harness_data(o))
                 fail(api, "write past the end of a tensor corrupts another allocation",
                      "write of " + std::to_string(bytes) + " B at " + gm_where(r, q) + " reaches '" + o->name + "' (" +
                          std::to_string((long long)(std::min<const uint8_t*>(last, o->base + o->padded - 1) - o->base)) +
@@ -1267,7 +1268,9 @@ static std::vector<HostArg> list_elements(const HostArg& a) {
     return out;
 }
 
-void exec_npu_cmd(const char* api, std::vector<HostArg>& args) {
+void exec_npu_cmd(const char* api, std::vector<HostArg>& args) { exec_npu_cmd(api, args, nullptr); }
+
+void exec_npu_cmd(const char* api, std::vector<HostArg>& args, std::vector<uint64_t>* shapes) {
     std::lock_guard<std::mutex> guard(g_launch_mutex);
     std::string op = api;
     if (op.rfind("aclnn", 0) == 0) op = op.substr(5);
@@ -1275,7 +1278,8 @@ void exec_npu_cmd(const char* api, std::vector<HostArg>& args) {
     auto it = reg.opdefs.find(op);
     if (it == reg.opdefs.end())
         throw std::runtime_error("[ascsim] " + std::string(api) + "GetWorkspaceSize not found: no OpDef registered for op type '" + op +
-                                 "' (OP_ADD missing or op name differs)");
+                                 "' and no such entry in the build's own aclnn host code (OP_ADD missing, the op name differs, or "
+                                 "an aclnn API built into the toolkit: those are not simulated)");
     ops::OpDef& def = *it->second;
     size_t nin = def.inputs_.size(), nattr = def.attrs_.size(), nout = def.outputs_.size();
     bind_ref_outputs(def, args);
@@ -1531,6 +1535,16 @@ void exec_npu_cmd(const char* api, std::vector<HostArg>& args) {
         out_regions[k].push_back(r);
         gm_regions.push_back(r);
     }
+    // Outputs whose shape the computation decides: one more kernel argument after the outputs, where the kernel
+    // writes each such output's shape (OP_OUTSHAPE's layout: the dimension count, then up to 8 dimensions, uint64).
+    size_t shape_outputs = 0;
+    for (auto& p : def.outputs_) shape_outputs += p.shape_depends_on_compute_;
+    std::vector<uint64_t> shape_host(shape_outputs * kShapeOutWords, 0);
+    GmRegion* shaper = nullptr;
+    if (shape_outputs) {
+        shaper = gm_alloc(L, "output shape", GmKind::OUTPUT, shape_host.data(), shape_host.size() * sizeof(uint64_t));
+        gm_regions.push_back(shaper);
+    }
     size_t ws = 0;
     for (size_t w : ctx.workspace_) ws += w;
     GmRegion* wsr = gm_alloc(L, "workspace", GmKind::WORKSPACE, nullptr, ws);
@@ -1574,6 +1588,10 @@ void exec_npu_cmd(const char* api, std::vector<HostArg>& args) {
         } else {
             std::memcpy(outs[k]->data, out_regions[k][0]->base, outs[k]->nbytes);
         }
+    }
+    if (shaper && shapes) {
+        shapes->resize(shape_host.size());
+        std::memcpy(shapes->data(), shaper->base, shape_host.size() * sizeof(uint64_t));
     }
     // In-place updates of inputs (tensors and tensor-list elements) go back to the caller's tensors.
     inst = 0;

@@ -112,9 +112,16 @@ def test_tiling_data_definition_with_or_without_a_trailing_semicolon(tmp_path):
     assert r.returncode == 0, r.stderr[-2000:]
 
 
-def test_a_layer_that_is_not_simulated_stops_the_build_by_name(tmp_path):
-    r = _syntax(tmp_path, '#include "opdev/op_executor.h"\n')
-    assert r.returncode != 0 and "ascsim: opdev/op_executor.h: the aclnn operator-API layer" in r.stderr
+def test_a_builtin_l0_op_that_is_not_simulated_stops_the_build_by_name(tmp_path):
+    r = _syntax(tmp_path, '#include "opdev/op_executor.h"\n#include "aclnn_kernels/transdata.h"\n')
+    assert r.returncode != 0 and "ascsim: aclnn_kernels/transdata.h: a built-in l0 op" in r.stderr
+    assert "op_executor.h" not in r.stderr   # the op-API layer itself is simulated
+
+
+def test_aclnn_operator_api_layer():
+    """Hand-written L2/L0 host code: two phases, launches of the build's own ops (OP_OUTSHAPE too), the data-movement
+    l0 ops, a built-in op named when launched, device addresses host code cannot dereference."""
+    run_cpp_driver(CPP / "opapi_test.cpp")
 
 
 def test_operator_log_and_error_report_macros():

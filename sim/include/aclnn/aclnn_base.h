@@ -2,5 +2,5 @@
 // toolkit path aclnn/aclnn_base.h
 #ifndef ASCSIM_ACLNN_ACLNN_BASE_H_
 #define ASCSIM_ACLNN_ACLNN_BASE_H_
-#error "ascsim: aclnn/aclnn_base.h: the aclnn operator-API layer (opdev / level0 / aclnn_kernels: aclOpExecutor, l0op launches) is not simulated; ascsim runs the aclnn API generated from the OpDef"
+#include "ascsim/host/opapi.h"
 #endif  // ASCSIM_ACLNN_ACLNN_BASE_H_

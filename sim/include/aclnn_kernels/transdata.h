@@ -2,5 +2,5 @@
 // toolkit path aclnn_kernels/transdata.h
 #ifndef ASCSIM_ACLNN_KERNELS_TRANSDATA_H_
 #define ASCSIM_ACLNN_KERNELS_TRANSDATA_H_
-#error "ascsim: aclnn_kernels/transdata.h: the aclnn operator-API layer (opdev / level0 / aclnn_kernels: aclOpExecutor, l0op launches) is not simulated; ascsim runs the aclnn API generated from the OpDef"
+#error "ascsim: aclnn_kernels/transdata.h: a built-in l0 op of the toolkit's aclnn layer that ascsim does not simulate (it runs Contiguous, ViewCopy, Cast, Reshape, Transpose and BroadcastTo, and launches of the build's own ops)"
 #endif  // ASCSIM_ACLNN_KERNELS_TRANSDATA_H_

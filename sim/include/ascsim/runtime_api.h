@@ -74,6 +74,8 @@ void check_gm(const void* p, size_t bytes, bool write, const char* api);
 // maps after it: returns how many leading bytes are backed (the caller drops the rest of a write and reads the rest
 // as poison); an access beyond the mapped memory faults as in check_gm.
 size_t gm_backed(const void* p, size_t bytes, bool write, const char* api);
+// never-written device memory (paddings, free memory) reads back as this byte: NaN / all-ones
+constexpr uint8_t kGmPoison = 0xFF;
 // Test hook for the C++ API drivers: GM tensors laid out like a launch's (torch_npu allocator blocks in one
 // segment), installed as the current launch so check_gm applies; finish() returns the raw-write check's error.
 class GmTestLaunch {

@@ -2,5 +2,5 @@
 // toolkit path opdev/bfloat16.h
 #ifndef ASCSIM_OPDEV_BFLOAT16_H_
 #define ASCSIM_OPDEV_BFLOAT16_H_
-#error "ascsim: opdev/bfloat16.h: the aclnn operator-API layer (opdev / level0 / aclnn_kernels: aclOpExecutor, l0op launches) is not simulated; ascsim runs the aclnn API generated from the OpDef"
+#error "ascsim: opdev/bfloat16.h: the toolkit's fp16_t / bfloat16 host number classes are not simulated"
 #endif  // ASCSIM_OPDEV_BFLOAT16_H_

@@ -2,5 +2,5 @@
 // toolkit path opdev/op_arg_def.h
 #ifndef ASCSIM_OPDEV_OP_ARG_DEF_H_
 #define ASCSIM_OPDEV_OP_ARG_DEF_H_
-#error "ascsim: opdev/op_arg_def.h: the aclnn operator-API layer (opdev / level0 / aclnn_kernels: aclOpExecutor, l0op launches) is not simulated; ascsim runs the aclnn API generated from the OpDef"
+#include "ascsim/host/opapi.h"
 #endif  // ASCSIM_OPDEV_OP_ARG_DEF_H_

@@ -38,10 +38,12 @@ public:
     OpParamDef& Follow(const char* name) { follow_ = name; return *this; }
     OpParamDef& Follow(const char* name, FollowType) { follow_ = name; return *this; }
     OpParamDef& InitValue(uint64_t) { return *this; }
-    OpParamDef& OutputShapeDependOnCompute() { return *this; }
+    // the kernel writes this output's real shape into an extra GM argument after the outputs (see exec_npu_cmd)
+    OpParamDef& OutputShapeDependOnCompute() { shape_depends_on_compute_ = true; return *this; }
     OpParamDef& Comment(const char*) { return *this; }
 
     std::string name_;
+    bool shape_depends_on_compute_ = false;
     Option type_ = REQUIRED;
     std::vector<ge::DataType> dtypes_;
     std::vector<ge::Format> formats_;

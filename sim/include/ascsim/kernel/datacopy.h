@@ -23,7 +23,7 @@ template <class T> inline void gm_store(T* dst, const T* src, size_t n, const ch
 inline void gm_load(void* dst, const void* src, size_t bytes, const char* api) {
     size_t have = gm_backed(src, bytes, false, api);
     std::memcpy(dst, src, have);
-    std::memset(static_cast<uint8_t*>(dst) + have, 0xFF, bytes - have);   // unbacked free memory reads as poison
+    std::memset(static_cast<uint8_t*>(dst) + have, kGmPoison, bytes - have);   // unbacked free memory reads as poison
 }
 inline uint32_t round_down_32(const char* api, uint64_t bytes) {
     if (bytes % 32)

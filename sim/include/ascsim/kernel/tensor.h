@@ -99,7 +99,7 @@ public:
     T GetValue(const uint64_t offset) const {
         if (ascsim::gm_backed(addr_ + offset, sizeof(T), false, "GlobalTensor::GetValue") < sizeof(T)) {
             T poison;
-            std::memset(static_cast<void*>(&poison), 0xFF, sizeof(T));
+            std::memset(static_cast<void*>(&poison), ascsim::kGmPoison, sizeof(T));
             return poison;
         }
         return addr_[offset];
@@ -111,7 +111,7 @@ public:
     T& operator()(const uint64_t offset) const {
         if (ascsim::gm_backed(addr_ + offset, sizeof(T), false, "GlobalTensor::operator()") < sizeof(T)) {
             thread_local T unbacked;   // free device memory past the backed tail: reads poison, a store is dropped
-            std::memset(static_cast<void*>(&unbacked), 0xFF, sizeof(T));
+            std::memset(static_cast<void*>(&unbacked), ascsim::kGmPoison, sizeof(T));
             return unbacked;
         }
         return addr_[offset];
