@@ -309,6 +309,20 @@ int main() {
         CHECK(has(throws([&] { WaitFlag<HardEvent::MTE2_V>(e1); }), "timeout"));
     }
 
+    // ShapeInfo (documented constructors; without an original shape the original is the shape) on both tensor kinds
+    {
+        uint32_t shape[2] = {3, 16}, original[2] = {3, 15};
+        LocalTensor<float> lt;
+        lt.SetShapeInfo(ShapeInfo(2, shape, 2, original, DataFormat::ND));
+        CHECK(lt.GetShapeInfo().shapeDim == 2 && lt.GetShapeInfo().shape[1] == 16 && lt.GetShapeInfo().originalShape[1] == 15);
+        GlobalTensor<float> gt;
+        gt.SetShapeInfo(ShapeInfo(2, shape, DataFormat::NZ));
+        CHECK(gt.GetShapeInfo().originalShapeDim == 2 && gt.GetShapeInfo().originalShape[1] == 16 &&
+              gt.GetShapeInfo().dataFormat == DataFormat::NZ);
+        CHECK(ShapeInfo(1, shape).dataFormat == DataFormat::ND && uint8_t(DataFormat::NC1HWC0) == 3);
+        uint32_t nine[9] = {};
+        CHECK(has(throws([&] { ShapeInfo(9, nine); }), "dimension count above the maximum"));
+    }
     std::printf("PASS %d FAIL %d\n", g_pass, g_fail);
     return g_fail ? 1 : 0;
 }

@@ -172,10 +172,25 @@ template <typename T> struct DataCopyPadExtParams {
     T paddingValue = T(0);
 };
 struct SliceInfo { uint32_t startIndex = 0, endIndex = 0, stride = 0, burstLen = 0, shapeValue = 0; };
+constexpr int32_t K_MAX_SHAPE_DIM = 8;   // ShapeInfo's dimension limit
+constexpr int32_t K_MAX_DIM = 8;
+enum class DataFormat : uint8_t { ND = 0, NZ, NCHW, NC1HWC0, NHWC, NCDHW, NDC1HWC0, FRACTAL_Z_3D };
+// A tensor's shape as kernel code records it (SetShapeInfo); without an original shape, the original is the shape.
 struct ShapeInfo {
     ShapeInfo() = default;
+    ShapeInfo(uint8_t dim, const uint32_t in[], uint8_t original_dim, const uint32_t original[], DataFormat format)
+        : shapeDim(dim), originalShapeDim(original_dim), dataFormat(format) {
+        if (dim > K_MAX_SHAPE_DIM || original_dim > K_MAX_SHAPE_DIM)
+            ascsim::fail("ShapeInfo", "shape dimension count above the maximum",
+                         std::to_string(dim) + " / " + std::to_string(original_dim) + " dimensions; at most " + std::to_string(K_MAX_SHAPE_DIM));
+        for (uint8_t k = 0; k < dim; ++k) shape[k] = in[k];
+        for (uint8_t k = 0; k < original_dim; ++k) originalShape[k] = original[k];
+    }
+    ShapeInfo(uint8_t dim, const uint32_t in[], DataFormat format) : ShapeInfo(dim, in, dim, in, format) {}
+    ShapeInfo(uint8_t dim, const uint32_t in[]) : ShapeInfo(dim, in, dim, in, DataFormat::ND) {}
     uint8_t shapeDim = 0, originalShapeDim = 0;
-    uint32_t shape[8] = {}, originalShape[8] = {};
+    uint32_t shape[K_MAX_SHAPE_DIM] = {}, originalShape[K_MAX_SHAPE_DIM] = {};
+    DataFormat dataFormat = DataFormat::ND;
 };
 
 }  // namespace AscendC

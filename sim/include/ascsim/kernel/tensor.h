@@ -75,6 +75,8 @@ public:
     }
     void Print() const {}
     void Print(uint32_t) const {}
+    void SetShapeInfo(const ShapeInfo& s) { shape_ = s; }   // a record for APIs that read it; no effect on the data
+    ShapeInfo GetShapeInfo() const { return shape_; }
     // `dst = src0 + src1` and the other whole-tensor operator forms (ascsim/kernel/tensor_ops.h)
     LocalTensor& operator=(const LocalTensor&) = default;
     template <class E, class = typename E::ascsim_tensor_expr> const LocalTensor& operator=(const E& expr) const {
@@ -86,6 +88,7 @@ public:
     uint32_t size_ = 0;
     TPosition pos_ = TPosition::VECCALC;
     int32_t tag_ = 0;
+    ShapeInfo shape_;
 };
 
 template <typename T> class GlobalTensor {
