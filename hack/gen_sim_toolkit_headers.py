@@ -41,7 +41,7 @@ FAMILIES: dict[str, dict[str, tuple[str, ...]]] = {
     "sort": {"topk": ("TopK",)},
     "pad": {"pad": ("Pad", "UnPad")},
     "index": {"arithprogression": ("ArithProgression",)},
-    "select": {"selectwithbytesmask": ("Select",)},
+    "select": {"selectwithbytesmask": ("Select", "SelectWithBytesMask")},
     "filter": {"dropout": ("DropOut",)},
     "transpose": {"confusion_transpose": ("ConfusionTranspose",)},
 }

@@ -309,6 +309,30 @@ int main() {
         CHECK(has(throws([&] { WaitFlag<HardEvent::MTE2_V>(e1); }), "timeout"));
     }
 
+    // SelectWithBytesMask (documented: mask 0 -> src0, otherwise src1; the mask's extra last-axis columns unused)
+    {
+        auto src = fx.at<float>(0, 16);        // [2, 8]
+        auto dst = fx.at<float>(4096, 16);
+        auto mask = fx.at<uint8_t>(8192, 64);  // [2, 32]
+        auto tmp = fx.at<uint8_t>(12288, 1024);
+        for (int k = 0; k < 16; ++k) src.SetValue(k, float(k));
+        for (int k = 0; k < 64; ++k) mask.SetValue(k, uint8_t(k % 3 == 0 ? 1 : 0));
+        SelectWithBytesMaskShapeInfo info;
+        info.firstAxis = 2;
+        info.srcLastAxis = 8;
+        info.maskLastAxis = 32;
+        SelectWithBytesMask(dst, src, -1.0f, mask, tmp, info);
+        // row 1 reads mask[32 + c], not mask[8 + c]: (32 + c) % 3 == 0 for c = 1, 4, 7
+        CHECK(dst.GetValue(0) == -1.0f && dst.GetValue(1) == 1.0f && dst.GetValue(3) == -1.0f);
+        CHECK(dst.GetValue(8) == 8.0f && dst.GetValue(9) == -1.0f && dst.GetValue(12) == -1.0f && dst.GetValue(15) == -1.0f);
+        SelectWithBytesMask(dst, 5.0f, src, mask, tmp, info);   // scalar first: mask 0 -> the scalar
+        CHECK(dst.GetValue(0) == 0.0f && dst.GetValue(1) == 5.0f && dst.GetValue(9) == 9.0f && dst.GetValue(8) == 5.0f);
+        info.maskLastAxis = 24;   // a multiple of 16 is required
+        CHECK(has(throws([&] { SelectWithBytesMask(dst, src, 0.0f, mask, tmp, info); }), "multiple of 16"));
+        info.maskLastAxis = 32;
+        info.srcLastAxis = 6;     // 24 B: not 32-byte aligned
+        CHECK(has(throws([&] { SelectWithBytesMask(dst, src, 0.0f, mask, tmp, info); }), "not 32-byte aligned"));
+    }
     // ShapeInfo (documented constructors; without an original shape the original is the shape) on both tensor kinds
     {
         uint32_t shape[2] = {3, 16}, original[2] = {3, 15};

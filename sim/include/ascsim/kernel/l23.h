@@ -16,6 +16,7 @@
 #include "intrinsics.h"
 #include "hl_math.h"
 #include "hl_reduce.h"
+#include "hl_select.h"
 #include "hl_softmax.h"
 #include "matmul_api.h"
 #include "vec_sort.h"
