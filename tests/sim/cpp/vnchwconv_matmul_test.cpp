@@ -403,6 +403,11 @@ static void test_quant_matmul() {
 // through lib/matrix/matmul/tiling.h: a constant config as kernels declare one (flash-attention style)
 constexpr MatmulConfig kExceedCfg = GetNormalConfig(true);
 static_assert(kExceedCfg.intrinsicsCheck && kExceedCfg.doNorm && !GetMDLConfig().doNorm, "MatmulConfig helpers");
+// the toolkit declares them at global scope: unqualified in a namespace of the kernel's own, without `using namespace`
+namespace kernel_scope {
+constexpr MatmulConfig kCfg = ::GetNormalConfig(false, false, false, BatchMode::BATCH_LESS_THAN_L1);
+static_assert(!kCfg.intrinsicsCheck && ::CFG_NORM.doNorm, "global MatmulConfig names");
+}
 
 int main() {
     ascsim::bind_test_core(&g_ctx);

@@ -393,6 +393,22 @@ private:
 };
 }  // namespace matmul
 
+// The toolkit's matmul configuration headers (lib/matmul/tiling.h and the one it includes) declare MatmulConfig, its
+// enums (CubeFormat, LayoutMode among them), the CFG_* constants and the Get*Config helpers at global scope: kernels
+// name them unqualified (same entities).
+using matmul::BatchMode;
+using matmul::BatchOutMode;
+using matmul::CFG_IBSHARE_NORM;
+using matmul::CFG_MDL;
+using matmul::CFG_NORM;
+using matmul::CubeFormat;
+using matmul::GetMDLConfig;
+using matmul::GetNormalConfig;
+using matmul::IterateOrder;
+using matmul::LayoutMode;
+using matmul::MatmulConfig;
+using matmul::ScheduleType;
+
 // Newer code names the matmul types through AscendC:: (same entities).
 namespace AscendC {
 using matmul::BatchMode;
