@@ -407,6 +407,8 @@ static_assert(kExceedCfg.intrinsicsCheck && kExceedCfg.doNorm && !GetMDLConfig()
 namespace kernel_scope {
 constexpr MatmulConfig kCfg = ::GetNormalConfig(false, false, false, BatchMode::BATCH_LESS_THAN_L1);
 static_assert(!kCfg.intrinsicsCheck && ::CFG_NORM.doNorm, "global MatmulConfig names");
+static_assert(AscendC::IsSameType<AscendC::Conditional<false, int, CubeFormat>::type, CubeFormat>::value &&
+              AscendC::IsSameType<AscendC::Conditional<true, int, LayoutMode>::type, int>::value, "Conditional");
 }
 
 int main() {

@@ -349,6 +349,9 @@ __aicore__ inline void DataCopyGM2UBImpl(__ubuf__ T* dst, __gm__ T* src, const D
 template <typename T, typename U> struct IsSame { static constexpr bool value = false; };
 template <typename T> struct IsSame<T, T> { static constexpr bool value = true; };
 template <typename T, typename U> struct IsSameType : IsSame<T, U> {};   // the name kernels also use
+// compile-time type choice, as std::conditional (kernels pick one of two Matmul types with it)
+template <bool cond, typename T, typename F> struct Conditional { using type = T; };
+template <typename T, typename F> struct Conditional<false, T, F> { using type = F; };
 template <typename T, typename U> __aicore__ inline constexpr auto AlignUp(T a, U b) -> decltype(a + b) {
     return b == 0 ? a : (a + b - 1) / b * b;
 }
