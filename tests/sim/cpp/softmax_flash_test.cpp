@@ -271,6 +271,10 @@ static void strict_checks() {
     SoftMaxFlashV2TilingFunc(shape, 2, 4, mxs, at, true);
     constexpr tiling::SoftMaxTiling kt = SoftMaxFlashV2TilingFunc(SoftMaxShapeInfo{8, 64, 8, 64}, 2, 4, 1u << 16, true);
     static_assert(kt.srcM == 8 && kt.splitM == 8 && kt.outMaxK == 8, "kernel-side tiling is constexpr");
+    // the Impl layer below it takes the work space in float elements; both give the host's tiling for the same space
+    const tiling::SoftMaxTiling ki = SoftMaxFlashV2TilingFuncImpl(m, k, 2, 4, (mn + 2 * (mxs - mn) / (m - 1)) / 4, true);
+    SoftMaxFlashV2TilingFunc(shape, 2, 4, mn + 2 * (mxs - mn) / (m - 1), ht, true);
+    CHECK(ki.splitM == ht.get_splitM() && ki.splitM == 3 && ki.tailM == ht.get_tailM());
     GenSoftMaxTiling conv = at;   // converts to the generated struct
     CHECK(at.splitM == m && at.srcK == k && conv.splitM == m && conv.tailReduceSize == at.tailReduceSize && conv.outMaxSize == m * 8);
 

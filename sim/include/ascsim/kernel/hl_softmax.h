@@ -364,15 +364,26 @@ __aicore__ inline void SoftmaxFlashV2(const LocalTensor<half>& dstTensor, const 
 #undef ASCSIM_FLASHV2_RUN
 #undef ASCSIM_FLASHV2_RMAX_MODE
 
-// kernel-side tiling calculation (when the kernel's shape differs from the host's); same model as the host's
+// kernel-side tiling calculation (when the kernel's shape differs from the host's); same model as the host's. The
+// toolkit layers it as SoftMaxFlashV2TilingFunc (workspace in bytes) over SoftMaxFlashV2TilingFuncImpl (in float
+// elements), and kernels call either.
+__aicore__ inline constexpr tiling::SoftMaxTiling SoftMaxFlashV2TilingFuncImpl(const uint32_t srcM, const uint32_t srcK,
+                                                                              const uint32_t dataTypeSize1, const uint32_t dataTypeSize2,
+                                                                              const uint32_t localWorkSpaceSize,
+                                                                              const bool isUpdate = false, const bool isBasicBlock = false,
+                                                                              const bool isDataFormatNZ = false,
+                                                                              const bool isFlashOutputBrc = false) {
+    (void)isUpdate; (void)isDataFormatNZ;
+    return ascsim_softmax::flashv2_tiling(srcM, srcK, dataTypeSize1, dataTypeSize2, localWorkSpaceSize * 4u, isBasicBlock,
+                                          isFlashOutputBrc);
+}
 __aicore__ inline constexpr tiling::SoftMaxTiling SoftMaxFlashV2TilingFunc(const SoftMaxShapeInfo& shapeInfo, const uint32_t dataTypeSize1,
                                                                           const uint32_t dataTypeSize2, const uint32_t localWorkSpaceSize,
                                                                           const bool isUpdate = false, const bool isBasicBlock = false,
                                                                           const bool isDataFormatNZ = false,
                                                                           const bool isFlashOutputBrc = false) {
-    (void)isUpdate; (void)isDataFormatNZ;
-    return ascsim_softmax::flashv2_tiling(shapeInfo.srcM, shapeInfo.srcK, dataTypeSize1, dataTypeSize2, localWorkSpaceSize,
-                                          isBasicBlock, isFlashOutputBrc);
+    return SoftMaxFlashV2TilingFuncImpl(shapeInfo.srcM, shapeInfo.srcK, dataTypeSize1, dataTypeSize2, localWorkSpaceSize / 4u,
+                                        isUpdate, isBasicBlock, isDataFormatNZ, isFlashOutputBrc);
 }
 }  // namespace AscendC
 #endif  // ASCSIM_KERNEL_HL_SOFTMAX_H_
