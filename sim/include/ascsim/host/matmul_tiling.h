@@ -107,7 +107,10 @@ public:
     int32_t SetSplitRange(int32_t = -1, int32_t = -1, int32_t = -1, int32_t = -1, int32_t = -1, int32_t = -1) { return 0; }
     int64_t GetTiling(optiling::TCubeTiling& t) {
         if (m_ <= 0 && bm_ > 0) SetShape(bm_, bn_, bk_);   // NORMAL batch info alone gives the per-batch shape
-        if (m_ <= 0 || n_ <= 0 || k_ <= 0 || om_ < m_ || on_ < n_ || oka_ < k_ || okb_ < k_) return -1;
+        // The original K sizes are not checked against the single-core K: real host code passes a row stride there
+        // (flash attention's B operand: orgKb = the hidden size, singleK = a block of the sequence), and the
+        // toolkit's GetTiling accepts it; only the addressing of a transposed operand uses them.
+        if (m_ <= 0 || n_ <= 0 || k_ <= 0 || om_ < m_ || on_ < n_) return -1;
         int32_t dim = dim_ > 0 ? dim_ : 1;
         int32_t bestM = 1, bestN = 1;
         int64_t best = -1;
