@@ -164,14 +164,7 @@ inline ascsim::HostArg to_arg(const c10::optional<at::IntArrayRef>& v, std::vect
 inline ascsim::HostArg to_arg(std::nullptr_t, std::vector<Pending>&) { return ascsim::HostArg{}; }   // an absent optional
 
 // ---- an L2 entry of the build's own (hand-written aclnn host code): torch_npu's conversions, then its two phases
-struct L2Keep {   // what the converted arguments point to, alive for the call
-    std::vector<std::unique_ptr<aclTensor>> tensors;
-    std::vector<std::unique_ptr<aclTensorList>> lists;
-    std::vector<std::unique_ptr<aclScalar>> scalars;
-    std::vector<std::unique_ptr<aclScalarList>> scalar_lists;
-    std::vector<std::unique_ptr<aclIntArray>> ints;
-    std::vector<std::unique_ptr<aclFloatArray>> floats;
-    std::vector<std::unique_ptr<aclBoolArray>> bools;
+struct L2Keep : ascsim::AclArena {   // what the converted arguments point to, alive for the call
     std::vector<std::string> strs;
     std::vector<Pending> pend;
 };
@@ -179,14 +172,12 @@ inline aclTensor* l2_arg(const at::Tensor& t, L2Keep& k) {
     if (!t.defined()) return nullptr;
     ascsim::HostArg a = tensor_arg(t, k.pend);   // contiguous host memory, written back afterwards when it is a copy
     std::vector<int64_t> storage = {int64_t(a.nbytes / std::max<int64_t>(t.element_size(), 1))};
-    k.tensors.emplace_back(aclCreateTensor(a.shape.data(), a.shape.size(), aclDataType(a.dtype), nullptr, 0, ACL_FORMAT_ND,
-                                           storage.data(), 1, a.data));
-    return k.tensors.back().get();
+    return k.adopt(aclCreateTensor(a.shape.data(), a.shape.size(), aclDataType(a.dtype), nullptr, 0, ACL_FORMAT_ND,
+                                   storage.data(), 1, a.data));
 }
 inline aclTensor* l2_arg(const c10::optional<at::Tensor>& t, L2Keep& k) { return t.has_value() ? l2_arg(*t, k) : nullptr; }
 inline aclTensorList* l2_arg(at::TensorList ts, L2Keep& k) {
-    k.lists.push_back(std::make_unique<aclTensorList>());
-    aclTensorList* l = k.lists.back().get();
+    aclTensorList* l = k.make<aclTensorList>();
     for (const auto& t : ts) l->t.push_back(l2_arg(t, k));
     return l;
 }
@@ -197,14 +188,13 @@ inline aclScalar* l2_arg(const at::Scalar& s, L2Keep& k) {
     a.f = s.toDouble();
     a.i = a.is_float ? int64_t(a.f) : s.toLong();
     a.dtype = ge_dtype(s.type());
-    k.scalars.push_back(std::make_unique<aclScalar>(a));
-    return k.scalars.back().get();
+    return k.make<aclScalar>(a);
 }
 inline aclScalar* l2_arg(const c10::optional<at::Scalar>& s, L2Keep& k) { return s.has_value() ? l2_arg(*s, k) : nullptr; }
 inline aclScalarList* l2_arg(at::ArrayRef<at::Scalar> v, L2Keep& k) {
-    k.scalar_lists.push_back(std::make_unique<aclScalarList>());
-    for (const at::Scalar& s : v) k.scalar_lists.back()->s.push_back(l2_arg(s, k));
-    return k.scalar_lists.back().get();
+    aclScalarList* l = k.make<aclScalarList>();
+    for (const at::Scalar& s : v) l->s.push_back(l2_arg(s, k));
+    return l;
 }
 inline aclScalarList* l2_arg(const std::vector<at::Scalar>& v, L2Keep& k) { return l2_arg(at::ArrayRef<at::Scalar>(v), k); }
 inline const aclScalar* l2_arg(const aclScalar* s, L2Keep&) { return s; }
@@ -212,27 +202,27 @@ inline const aclIntArray* l2_arg(const aclIntArray* a, L2Keep&) { return a; }
 inline const aclFloatArray* l2_arg(const aclFloatArray* a, L2Keep&) { return a; }
 inline const aclBoolArray* l2_arg(const aclBoolArray* a, L2Keep&) { return a; }
 inline aclIntArray* l2_arg(at::IntArrayRef v, L2Keep& k) {
-    k.ints.push_back(std::make_unique<aclIntArray>());
-    k.ints.back()->v.assign(v.begin(), v.end());
-    return k.ints.back().get();
+    aclIntArray* a = k.make<aclIntArray>();
+    a->v.assign(v.begin(), v.end());
+    return a;
 }
 inline aclIntArray* l2_arg(const std::vector<int64_t>& v, L2Keep& k) { return l2_arg(at::IntArrayRef(v), k); }
 inline aclIntArray* l2_arg(const c10::optional<at::IntArrayRef>& v, L2Keep& k) { return v.has_value() ? l2_arg(*v, k) : nullptr; }
 inline aclFloatArray* l2_arg(at::ArrayRef<double> v, L2Keep& k) {
-    k.floats.push_back(std::make_unique<aclFloatArray>());
-    k.floats.back()->v.assign(v.begin(), v.end());
-    return k.floats.back().get();
+    aclFloatArray* a = k.make<aclFloatArray>();
+    a->v.assign(v.begin(), v.end());
+    return a;
 }
 inline aclFloatArray* l2_arg(const std::vector<double>& v, L2Keep& k) { return l2_arg(at::ArrayRef<double>(v), k); }
 inline aclFloatArray* l2_arg(const std::vector<float>& v, L2Keep& k) {
-    k.floats.push_back(std::make_unique<aclFloatArray>());
-    k.floats.back()->v.assign(v.begin(), v.end());
-    return k.floats.back().get();
+    aclFloatArray* a = k.make<aclFloatArray>();
+    a->v.assign(v.begin(), v.end());
+    return a;
 }
 inline aclBoolArray* l2_arg(at::ArrayRef<bool> v, L2Keep& k) {
-    k.bools.push_back(std::make_unique<aclBoolArray>());
-    for (bool b : v) k.bools.back()->v.push_back(b);
-    return k.bools.back().get();
+    aclBoolArray* a = k.make<aclBoolArray>();
+    for (bool b : v) a->v.push_back(b);
+    return a;
 }
 inline double l2_arg(double v, L2Keep&) { return v; }
 inline float l2_arg(float v, L2Keep&) { return v; }

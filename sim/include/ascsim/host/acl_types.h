@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 #include "ascsim/host/ge_types.h"
 #include "ascsim/host/gert.h"
@@ -157,6 +158,24 @@ inline aclIntArray* aclCreateIntArray(const int64_t* value, uint64_t size) {
 inline int aclDestroyIntArray(const aclIntArray* a) { delete a; return 0; }
 
 namespace ascsim {
+// Owns the aclnn objects an executor or a binding call hands out (tensors, lists, scalars, arrays): they live as long
+// as it does.
+class AclArena {
+public:
+    template <class T, class... A> T* make(A&&... a) {
+        auto p = std::make_shared<T>(std::forward<A>(a)...);
+        owned_.push_back(p);
+        return p.get();
+    }
+    template <class T> T* adopt(T* raw) {
+        owned_.push_back(std::shared_ptr<T>(raw));
+        return raw;
+    }
+
+private:
+    std::vector<std::shared_ptr<void>> owned_;
+};
+
 // An L2 entry (aclnnXxxGetWorkspaceSize / aclnnXxx) defined by the candidate's own host code, looked up as torch_npu
 // does (by name, in the loaded module), nullptr when the build has none: the API is then the one generated from the
 // OpDef. Internal linkage: the address names the module this header was compiled into.

@@ -191,13 +191,7 @@ template <class... T> inline Attrs attrs(const T&... t) { return {{attr(t)...}};
 }  // namespace ascsim
 
 // Phase 1 (GetWorkspaceSize) records steps; phase 2 (CommonOpExecutorRun) runs them in order and frees the executor.
-struct aclOpExecutor {
-    std::vector<std::unique_ptr<aclTensor>> tensors;
-    std::vector<std::unique_ptr<aclTensorList>> lists;
-    std::vector<std::unique_ptr<aclIntArray>> int_arrays;
-    std::vector<std::unique_ptr<aclFloatArray>> float_arrays;
-    std::vector<std::unique_ptr<aclBoolArray>> bool_arrays;
-    std::vector<std::unique_ptr<aclScalar>> scalars;
+struct aclOpExecutor : ascsim::AclArena {
     std::vector<std::function<void()>> steps;
     uint64_t workspace = 0;
 
@@ -206,7 +200,7 @@ struct aclOpExecutor {
     }
     aclTensor* AllocTensor(const op::Shape& storage, const op::Shape& origin, op::DataType dt, op::Format storage_fmt,
                            op::Format origin_fmt) {
-        auto t = std::make_unique<aclTensor>();
+        aclTensor* t = make<aclTensor>();
         t->view_shape = origin;
         t->origin_shape = origin;
         t->storage_shape = storage;
@@ -215,47 +209,42 @@ struct aclOpExecutor {
         t->view_format = t->origin_format = origin_fmt;
         t->storage_format = storage_fmt;
         size_t bytes = size_t(std::max<int64_t>(storage.GetShapeSize(), 1)) * op::TypeSize(dt);
-        ascsim::opapi::Access::own(t.get(), bytes);
+        ascsim::opapi::Access::own(t, bytes);
         t->from_workspace = true;
         workspace += (bytes + 32 + 511) / 512 * 512;   // the caching allocator's block rounding
-        tensors.push_back(std::move(t));
-        return tensors.back().get();
+        return t;
     }
     aclTensor* AllocTensor(op::DataType dt, op::Format storage_fmt, op::Format origin_fmt) {   // shape set later
         return AllocTensor(op::Shape{}, op::Shape{}, dt, storage_fmt, origin_fmt);
     }
-    aclTensor* View(const aclTensor* x) {   // another view of x's storage
-        tensors.push_back(std::make_unique<aclTensor>(*x));
-        return tensors.back().get();
-    }
+    aclTensor* View(const aclTensor* x) { return make<aclTensor>(*x); }   // another view of x's storage
     aclIntArray* AllocIntArray(const int64_t* v, uint64_t n) {
-        int_arrays.push_back(std::make_unique<aclIntArray>());
-        int_arrays.back()->v.assign(v, v + n);
-        return int_arrays.back().get();
+        aclIntArray* a = make<aclIntArray>();
+        a->v.assign(v, v + n);
+        return a;
     }
     aclFloatArray* AllocFloatArray(const float* v, uint64_t n) {
-        float_arrays.push_back(std::make_unique<aclFloatArray>());
-        float_arrays.back()->v.assign(v, v + n);
-        return float_arrays.back().get();
+        aclFloatArray* a = make<aclFloatArray>();
+        a->v.assign(v, v + n);
+        return a;
     }
     aclBoolArray* AllocBoolArray(const bool* v, uint64_t n) {
-        bool_arrays.push_back(std::make_unique<aclBoolArray>());
-        bool_arrays.back()->v.assign(v, v + n);
-        return bool_arrays.back().get();
+        aclBoolArray* a = make<aclBoolArray>();
+        a->v.assign(v, v + n);
+        return a;
     }
     aclTensorList* AllocTensorList(const aclTensor* const* t, uint64_t n) {
-        lists.push_back(std::make_unique<aclTensorList>());
-        lists.back()->t.assign(t, t + n);
-        return lists.back().get();
+        aclTensorList* l = make<aclTensorList>();
+        l->t.assign(t, t + n);
+        return l;
     }
     template <class T, std::enable_if_t<std::is_arithmetic_v<T>, int> = 0> aclScalar* AllocScalar(T v) {
-        auto s = std::make_unique<aclScalar>();
+        aclScalar* s = make<aclScalar>();
         s->is_float = std::is_floating_point_v<T>;
         if (s->is_float) s->f = double(v); else s->i = int64_t(v), s->f = double(v);
         s->dtype = std::is_same_v<T, bool> ? ge::DT_BOOL : std::is_same_v<T, float> ? ge::DT_FLOAT
                  : std::is_floating_point_v<T> ? ge::DT_DOUBLE : std::is_same_v<T, int32_t> ? ge::DT_INT32 : ge::DT_INT64;
-        scalars.push_back(std::move(s));
-        return scalars.back().get();
+        return s;
     }
     // A 1-element / n-element tensor holding the value(s) in dtype dt (a host constant on the device).
     aclTensor* ConvertToTensor(const aclScalar* s, op::DataType dt);
