@@ -2,6 +2,7 @@
 // arguments (tensors, optional tensors, tensor lists, scalars, attrs) and runs the op in the simulator.
 #ifndef ASCSIM_PYTORCH_NPU_HELPER_HPP_
 #define ASCSIM_PYTORCH_NPU_HELPER_HPP_
+#include <dlfcn.h>
 #include <torch/extension.h>
 #include <string>
 #include <vector>
@@ -233,11 +234,26 @@ inline const char* l2_arg(const char* v, L2Keep&) { return v; }
 inline const char* l2_arg(const std::string& v, L2Keep& k) { k.strs.push_back(v); return k.strs.back().c_str(); }
 inline const aclTensor* l2_arg(std::nullptr_t, L2Keep&) { return nullptr; }
 
+// An L2 entry (aclnnXxxGetWorkspaceSize / aclnnXxx) defined by the candidate's own host code, looked up as torch_npu
+// does (by name, in the loaded module), nullptr when the build has none: the API is then the one generated from the
+// OpDef. Internal linkage: the address names the module this header was compiled into.
+[[maybe_unused]] static void* own_l2_symbol(const char* name) {
+    Dl_info info{};
+    if (dladdr(reinterpret_cast<void*>(&own_l2_symbol), &info) && info.dli_fname) {
+        if (void* self = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD)) {
+            void* sym = dlsym(self, name);
+            dlclose(self);
+            if (sym) return sym;
+        }
+    }
+    return dlsym(RTLD_DEFAULT, name);
+}
+
 // Runs api through the build's own aclnnXxxGetWorkspaceSize / aclnnXxx when its host code defines them (torch_npu
 // finds them the same way, by name); false when it does not: the API is then the one generated from the OpDef.
 template <class... Args> inline bool exec_own_l2(const char* api, const Args&... args) {
-    void* phase1 = ascsim::own_l2_symbol((std::string(api) + "GetWorkspaceSize").c_str());
-    void* phase2 = ascsim::own_l2_symbol(api);
+    void* phase1 = own_l2_symbol((std::string(api) + "GetWorkspaceSize").c_str());
+    void* phase2 = own_l2_symbol(api);
     if (!phase1 || !phase2) return false;
     L2Keep keep;
     keep.strs.reserve(sizeof...(Args));   // c_str() pointers must survive later conversions

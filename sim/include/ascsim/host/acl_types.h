@@ -1,10 +1,9 @@
 // ascsim host side: the aclnn argument types an L2 entry takes (aclTensor, aclTensorList, aclScalar, aclIntArray,
-// aclFloatArray, aclBoolArray) and the lookup of an L2 entry the candidate's own host code defines. Shared by the
-// binding helper (pytorch_npu_helper.hpp, which converts torch arguments as torch_npu does) and the op-API layer
-// (ascsim/host/opapi.h, whose executor allocates them). Torch-free.
+// aclFloatArray, aclBoolArray) and their owner (AclArena). Shared by the binding helper (pytorch_npu_helper.hpp, which
+// converts torch arguments as torch_npu does) and the op-API layer (ascsim/host/opapi.h, whose executor allocates
+// them). Torch-free, and free of anything a candidate's host objects may not reference (dl*, see symbols.py).
 #ifndef ASCSIM_HOST_ACL_TYPES_H_
 #define ASCSIM_HOST_ACL_TYPES_H_
-#include <dlfcn.h>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -176,20 +175,6 @@ private:
     std::vector<std::shared_ptr<void>> owned_;
 };
 
-// An L2 entry (aclnnXxxGetWorkspaceSize / aclnnXxx) defined by the candidate's own host code, looked up as torch_npu
-// does (by name, in the loaded module), nullptr when the build has none: the API is then the one generated from the
-// OpDef. Internal linkage: the address names the module this header was compiled into.
-[[maybe_unused]] static void* own_l2_symbol(const char* name) {
-    Dl_info info{};
-    if (dladdr(reinterpret_cast<void*>(&own_l2_symbol), &info) && info.dli_fname) {
-        if (void* self = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD)) {
-            void* sym = dlsym(self, name);
-            dlclose(self);
-            if (sym) return sym;
-        }
-    }
-    return dlsym(RTLD_DEFAULT, name);
-}
 }  // namespace ascsim
 
 #endif  // ASCSIM_HOST_ACL_TYPES_H_
