@@ -322,6 +322,18 @@ def test_op_host_may_use_ordinary_cpp_but_no_inline_assembly():
     assert [(f.file, f.line, f.rule) for f in bad.errors] == [("op_host/t.cpp", 2, "inline-asm")], bad.render()
 
 
+def test_simulator_internal_names_are_errors_on_kernel_and_host_code():
+    from kernelgen.bench.backends.kernel_lint import lint_host_sources
+    res = lint('__aicore__ void f(GM_ADDR x) { ascsim::gm_backed(x, 4, true, "f"); }\n'
+               '// ascsim in a comment and "ascsim" in a string are fine; so is ascsimple\nint ascsimple = 0;\n')
+    assert rules(res) == [("simulator-internal", 1)], res.render()
+    host = lint_host_sources({"l2.cpp": "void f(const aclTensor* out) {\n"
+                                        "  float* o = (float*)ascsim::opapi::Access::data(out); o[0] = 1; }\n"
+                                        "#ifdef ASCSIM_HOST_H_\n#endif\n"}, expand_macros=True)
+    assert [(f.line, f.rule) for f in host.errors] == [(2, "simulator-internal"), (3, "simulator-internal")], host.render()
+    assert host.error_class == CompileErrorClass.SCOPE
+
+
 def test_reference_answers_stay_clean_after_macro_expansion(fixture_root):
     from kernelgen.bench.backends.kernel_lint import lint_host_sources
     for root in (BUILTIN_TASKS, fixture_root):

@@ -49,11 +49,22 @@ HOST_WRITE = ("{ auto* o = static_cast<unsigned char*>(out->GetData()); for (int
               "CHECK_RET(l0op::ViewCopy(y, out, unique.get()) != nullptr, ACLNN_ERR_INNER_NULLPTR);")
 
 
+# the same through the simulator's own accessor: rejected before it builds (the device toolkit has no such thing)
+INTERNAL_WRITE = ("{ auto* o = static_cast<unsigned char*>(ascsim::opapi::Access::data(out)); o[0] = 0; }"
+                  "CHECK_RET(l0op::ViewCopy(y, out, unique.get()) != nullptr, ACLNN_ERR_INNER_NULLPTR);")
+
+
 def _files(task, copy_out: str) -> dict[str, str]:
     files = answer_files(task)
     files["op_host/aclnn_absolute.cpp"] = L2.replace("COPY_OUT", copy_out)
     files["CMakeLists.txt"] += "\ntarget_sources(opapi PRIVATE\n    op_host/aclnn_absolute.cpp\n)\n"
     return files
+
+
+def test_own_l2_cannot_reach_the_host_memory_through_the_simulator(runner):
+    task = load(TASK)
+    res, _ = runner.build(task, _files(task, INTERNAL_WRITE), tag="opapi-internal")
+    assert not res.ok and res.verdict == Verdict.COMPILE_ERROR and "simulator's internals" in res.log, res.log[-2000:]
 
 
 @pytest.mark.parametrize("variant, expect_ok", [("view_copy", True), ("no_copy", False), ("host_write", False)])

@@ -16,6 +16,11 @@ rule except recursion. Code inside `#ifdef __CCE_KT_TEST__` / `ASCENDC_CPU_DEBUG
 Against evasion (issue 15): with `expand_macros` the compiled sources are linted a second time with the candidate's
 own macros expanded (macro_expand.py), `namespace x = std` aliases count as `std`, and inline assembly is an error.
 `lint_host_sources` holds op_host to the host rules only (inline assembly): ordinary C++ is fine on the host.
+
+Both hold candidate code to one more rule: it may not name the simulator's own internals (`ascsim...`, `ASCSIM_...`).
+They do not exist in the device toolkit, and they reach what no toolkit API gives: the host memory behind a device
+address (an L2 writing a result on the host), the GM model, the launch. Checked on the candidate's raw text only
+(the toolkit's own macros expand into such names).
 """
 from __future__ import annotations
 
@@ -45,10 +50,11 @@ RULE_CLASS: dict[str, CompileErrorClass] = {
     "host-call": CompileErrorClass.SCOPE,
     "inline-asm": CompileErrorClass.SCOPE,
     "preprocess": CompileErrorClass.OTHER,
+    "simulator-internal": CompileErrorClass.SCOPE,
 }
 # what op_host code is held to: ordinary C++ is fine on the host, but inline assembly would reach the kernel
 # (raw syscalls) past the host objects' symbol deny-list (symbols.host_violations)
-HOST_RULES = frozenset({"inline-asm", "preprocess"})
+HOST_RULES = frozenset({"inline-asm", "preprocess", "simulator-internal"})
 COMPILED_SUFFIXES = (".cpp", ".cc", ".cxx", ".c")
 
 # std:: types: heap-backed containers, strings, streams, smart pointers, std::function and std::tuple (named by the guide)
@@ -128,6 +134,7 @@ def lint_kernel_sources(sources: dict[str, str], prefix: str = "op_kernel/", exp
     expand_macros: also lint each compiled source with the candidate's own macros expanded (macro_expand; runs the
     preprocessor in the build sandbox), so `#define` cannot hide a construct; its findings point at the use."""
     res = _lint_raw(sources, prefix)
+    res.findings.extend(_internal_names(sources, prefix))
     if expand_macros:
         res.findings.extend(_expanded_findings(sources, prefix, res.findings))
     res.findings = sorted(set(res.findings), key=lambda f: (f.severity != "error", f.file, f.line, f.col, f.rule))
@@ -139,6 +146,22 @@ def lint_host_sources(sources: dict[str, str], prefix: str = "op_host/", expand_
     res = lint_kernel_sources(sources, prefix, expand_macros)
     res.findings = [f for f in res.findings if f.rule in HOST_RULES]
     return res
+
+
+_INTERNAL_RX = re.compile(r"\b((?:ascsim|ASCSIM)(?:_\w*)?)\b")
+
+
+def _internal_names(sources: dict[str, str], prefix: str) -> list[Finding]:
+    """Names of the simulator's internals in the candidate's own text (comments and strings blanked)."""
+    out = []
+    for rel, text in sorted(sources.items()):
+        if not rel.lower().endswith(SOURCE_SUFFIXES):
+            continue
+        for n, line in enumerate(_strip(text).splitlines(), 1):
+            for m in _INTERNAL_RX.finditer(line):
+                out.append(Finding(prefix + rel, n, m.start(1) + 1, "simulator-internal", "error",
+                                   f"'{m.group(1)}' names the simulator's internals, which the device toolkit does not have"))
+    return out
 
 
 def _expanded_findings(sources: dict[str, str], prefix: str, raw: list[Finding]) -> list[Finding]:
