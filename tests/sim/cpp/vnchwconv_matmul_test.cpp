@@ -359,6 +359,20 @@ static void test_quant_matmul() {
         CHECK(C[0] == 10 && C[2] == 30 && C[3] == -10 && C[5] == -30);
         CHECK(has(throws([&] { mm.SetQuantScalar(fbits(0.5f)); }), "quantisation does not apply"));
     }
+    // SetOrgShape's fifth argument (orgKc) is C's row stride in GM; 0 keeps orgN
+    {
+        std::vector<int32_t> C(M * 8, -7);
+        GlobalTensor<int32_t> gc; gc.SetGlobalBuffer(C.data(), C.size());
+        MM<int8_t, int32_t, false, matmul::CubeFormat::ND, matmul::LayoutMode::NONE, int32_t> mm;
+        mm.Init(&t); mm.SetTensorA(ga); mm.SetTensorB(gb);
+        mm.SetOrgShape(M, N, K, K, 8);
+        mm.IterateAll(gc);
+        CHECK(C[0] == 10 && C[2] == 30 && C[3] == -7 && C[8] == -10 && C[10] == -30 && C[11] == -7);
+        std::fill(C.begin(), C.end(), -7);
+        mm.SetOrgShape(M, N, K, K);
+        mm.IterateAll(gc);
+        CHECK(C[3] == -10 && C[5] == -30 && C[8] == -7);
+    }
     // int8 -> half, DEQF16 scalar 0.5, then VDEQF16 with per-column scales; int32 bias added before the scale
     {
         std::vector<half> C(M * N, half(-1.0f));

@@ -129,7 +129,7 @@ public:
     template <class Tiling> void Init(const Tiling* tiling, AscendC::TPipe* tpipe = nullptr) {
         (void)tpipe;
         if (!tiling) return;
-        M_ = tiling->M; N_ = tiling->N; Ka_ = tiling->Ka; Kb_ = tiling->Kb;
+        M_ = tiling->M; N_ = tiling->N; Ka_ = tiling->Ka; Kb_ = tiling->Kb; Kc_ = 0;
         sm_ = tiling->singleCoreM; sn_ = tiling->singleCoreN; sk_ = tiling->singleCoreK;
         bm_ = tiling->baseM; bn_ = tiling->baseN;
         bias_ = tiling->isBias != 0;
@@ -139,7 +139,8 @@ public:
         inited_ = true;
     }
     void SetOrgShape(int orgM, int orgN, int orgK) { SetOrgShape(orgM, orgN, orgK, orgK); }
-    void SetOrgShape(int orgM, int orgN, int orgKa, int orgKb, int orgKc = 0) { (void)orgKc; M_ = orgM; N_ = orgN; Ka_ = orgKa; Kb_ = orgKb; }
+    // orgKc: the row stride of C in GM (0: orgN)
+    void SetOrgShape(int orgM, int orgN, int orgKa, int orgKb, int orgKc = 0) { M_ = orgM; N_ = orgN; Ka_ = orgKa; Kb_ = orgKb; Kc_ = orgKc; }
     void SetSingleShape(int m, int n, int k) { sm_ = m; sn_ = n; sk_ = k; }
     void SetTail(int tailM = -1, int tailN = -1, int tailK = -1) {
         if (tailM > 0) sm_ = tailM;
@@ -184,7 +185,7 @@ public:
     void IterateAll(const AscendC::GlobalTensor<CT>& gm, uint8_t enAtomic = 0, bool enSequentialWrite = false,
                     bool waitIterateAll = false, bool fakeMsg = false) {
         (void)enSequentialWrite; (void)waitIterateAll; (void)fakeMsg;
-        Compute("Matmul::IterateAll", gm.addr_, false, 0, 0, sm_, sn_, N_, enAtomic);
+        Compute("Matmul::IterateAll", gm.addr_, false, 0, 0, sm_, sn_, ldc_gm(), enAtomic);
     }
     template <bool sync = true> void IterateAll(const AscendC::LocalTensor<CT>& ub, uint8_t enAtomic = 0) {
         Compute("Matmul::IterateAll", ub.addr_, true, 0, 0, sm_, sn_, sn_, enAtomic);
@@ -200,7 +201,7 @@ public:
         int i0, j0, m, n;
         Block(i0, j0, m, n);
         if (enSequentialWrite) Compute("Matmul::GetTensorC", gm.addr_, false, i0, j0, m, n, n, enAtomic);
-        else Compute("Matmul::GetTensorC", gm.addr_ + int64_t(i0) * N_ + j0, false, i0, j0, m, n, N_, enAtomic);
+        else Compute("Matmul::GetTensorC", gm.addr_ + int64_t(i0) * ldc_gm() + j0, false, i0, j0, m, n, ldc_gm(), enAtomic);
     }
     template <bool sync = true> void GetTensorC(const AscendC::LocalTensor<CT>& ub, uint8_t enAtomic = 0, bool enSequentialWrite = false) {
         (void)enSequentialWrite;
@@ -381,7 +382,8 @@ private:
         else ::ascsim::check_gm(p + i, sizeof(T), false, "Matmul");
         return p[i];
     }
-    int M_ = 0, N_ = 0, Ka_ = 0, Kb_ = 0, sm_ = 0, sn_ = 0, sk_ = 0, bm_ = 128, bn_ = 128, iter_ = -1;
+    int ldc_gm() const { return Kc_ > 0 ? Kc_ : N_; }
+    int M_ = 0, N_ = 0, Ka_ = 0, Kb_ = 0, Kc_ = 0, sm_ = 0, sn_ = 0, sk_ = 0, bm_ = 128, bn_ = 128, iter_ = -1;
     int32_t batchNum_ = 0, batchA_ = 0, batchB_ = 0;
     bool bias_ = false, transA_ = false, transB_ = false, aUb_ = false, bUb_ = false, bUbBias_ = false, inited_ = false;
     QuantMode_t quant_ = QuantMode_t::NoQuant;
