@@ -146,7 +146,7 @@ def select(suite_root: Path, levels: list[int] | None, patterns: list[str] | Non
     return tasks, suite.errors
 
 
-def render(console: Console, results: list[dict], wall_s: float, cold: bool) -> None:
+def render(console: Console, results: list[dict], wall_s: float) -> None:
     levels = sorted({r["level"] for r in results})
     t = Table(title="reference answers passing in the sim (runnable cases only)")
     for col in ("level", "tasks", "with answer", "pass", "compile error", "runtime error", "wrong answer",
@@ -178,7 +178,8 @@ def render(console: Console, results: list[dict], wall_s: float, cold: bool) -> 
         elif r.get("dataset_cases"):
             console.print(f"[dim]not counted: {r['task']}: {r['dataset_cases']} case(s) the dataset cannot build[/dim]")
     compiled = [r["compile_s"] for r in results if "compile_s" in r]
-    console.print(f"wall time {wall_s:.0f} s ({'cold' if cold else 'warm'} build cache); compile time summed "
+    cached = sum(1 for r in results if r.get("cached"))   # the cache's state, not the flag: an empty dir is cold too
+    console.print(f"wall time {wall_s:.0f} s ({cached} of {len(compiled)} builds from the build cache); compile time summed "
                   f"{sum(compiled):.0f} s, case time summed "
                   f"{sum(c['seconds'] for r in results for c in r.get('cases', {}).values()):.0f} s")
 
@@ -199,9 +200,9 @@ def main(argv: list[str] | None = None) -> int:
     console = Console(width=None if sys.stdout.isatty() else 200)
     if args.render:   # a finished run's JSON, or the .partial.jsonl of one still going
         text = args.render.read_text()
-        doc = ({"tasks": [json.loads(ln) for ln in text.splitlines() if ln.strip()], "wall_s": 0, "cold_cache": False}
+        doc = ({"tasks": [json.loads(ln) for ln in text.splitlines() if ln.strip()], "wall_s": 0}
                if args.render.suffix == ".jsonl" else json.loads(text))
-        render(console, [reclassify(r) for r in doc["tasks"]], doc["wall_s"], doc["cold_cache"])
+        render(console, [reclassify(r) for r in doc["tasks"]], doc["wall_s"])
         return 0
     if not args.suite.is_dir():
         console.print(f"suite not found: {args.suite} (../shared absent?)")
@@ -249,9 +250,10 @@ def main(argv: list[str] | None = None) -> int:
                 prog.update(bar, advance=1, last=f"{t.task_id}: {rec['status']}")
     wall = time.monotonic() - t0
     results.sort(key=lambda r: r["task"])
-    render(console, results, wall, args.cold)
+    render(console, results, wall)
     doc = {"created": datetime.now(timezone.utc).isoformat(timespec="seconds"), "suite": str(args.suite.resolve()),
-           "wall_s": round(wall, 1), "cold_cache": args.cold, "versions": backend.versions(), "tasks": results}
+           "wall_s": round(wall, 1), "cold_cache": args.cold,
+           "cached_builds": sum(1 for r in results if r.get("cached")), "versions": backend.versions(), "tasks": results}
     outs = [args.json] if args.json else []
     if args.save_dir:
         outs.append(args.save_dir / f"fidelity-{stamp}.json")

@@ -5,6 +5,7 @@
 #include <dlfcn.h>
 #include <torch/extension.h>
 #include <string>
+#include <unordered_map>
 #include <vector>
 #include "ascsim/bridge.h"
 #include "ascsim/host/acl_types.h"
@@ -50,6 +51,15 @@ inline ascsim::HostArg tensor_arg(const at::Tensor& t, std::vector<Pending>& pen
     return a;
 }
 using AclScalar = ::aclScalar;
+// torch_npu's at::Scalar -> aclScalar; dtype is the scalar's own, or the tensor's it came from
+inline aclScalar acl_scalar(const at::Scalar& s, int dtype) {
+    aclScalar a;
+    a.is_float = s.isFloatingPoint();
+    a.f = s.toDouble();
+    a.i = a.is_float ? int64_t(a.f) : s.toLong();
+    a.dtype = dtype;
+    return a;
+}
 inline ascsim::HostArg to_arg(const at::Tensor& t, std::vector<Pending>& p) { return tensor_arg(t, p); }
 inline ascsim::HostArg to_arg(const c10::optional<at::Tensor>& t, std::vector<Pending>& p) {
     return t.has_value() ? tensor_arg(*t, p) : ascsim::HostArg{};
@@ -168,9 +178,11 @@ inline ascsim::HostArg to_arg(std::nullptr_t, std::vector<Pending>&) { return as
 struct L2Keep : ascsim::AclArena {   // what the converted arguments point to, alive for the call
     std::vector<std::string> strs;
     std::vector<Pending> pend;
+    int64_t elements = 0;   // of all tensor arguments
 };
 inline aclTensor* l2_arg(const at::Tensor& t, L2Keep& k) {
     if (!t.defined()) return nullptr;
+    k.elements += t.numel();
     ascsim::HostArg a = tensor_arg(t, k.pend);   // contiguous host memory, written back afterwards when it is a copy
     std::vector<int64_t> storage = {int64_t(a.nbytes / std::max<int64_t>(t.element_size(), 1))};
     return k.adopt(aclCreateTensor(a.shape.data(), a.shape.size(), aclDataType(a.dtype), nullptr, 0, ACL_FORMAT_ND,
@@ -183,14 +195,7 @@ inline aclTensorList* l2_arg(at::TensorList ts, L2Keep& k) {
     return l;
 }
 inline aclTensorList* l2_arg(const std::vector<at::Tensor>& ts, L2Keep& k) { return l2_arg(at::TensorList(ts), k); }
-inline aclScalar* l2_arg(const at::Scalar& s, L2Keep& k) {
-    aclScalar a;
-    a.is_float = s.isFloatingPoint();
-    a.f = s.toDouble();
-    a.i = a.is_float ? int64_t(a.f) : s.toLong();
-    a.dtype = ge_dtype(s.type());
-    return k.make<aclScalar>(a);
-}
+inline aclScalar* l2_arg(const at::Scalar& s, L2Keep& k) { return k.make<aclScalar>(acl_scalar(s, ge_dtype(s.type()))); }
 inline aclScalar* l2_arg(const c10::optional<at::Scalar>& s, L2Keep& k) { return s.has_value() ? l2_arg(*s, k) : nullptr; }
 inline aclScalarList* l2_arg(at::ArrayRef<at::Scalar> v, L2Keep& k) {
     aclScalarList* l = k.make<aclScalarList>();
@@ -248,33 +253,54 @@ inline const aclTensor* l2_arg(std::nullptr_t, L2Keep&) { return nullptr; }
     }
     return dlsym(RTLD_DEFAULT, name);
 }
+struct OwnL2 {
+    void* phase1 = nullptr;   // aclnnXxxGetWorkspaceSize
+    void* phase2 = nullptr;   // aclnnXxx
+};
+// Looked up once per API: a perf loop calls EXEC_NPU_CMD many times.
+[[maybe_unused]] static const OwnL2& own_l2(const char* api) {
+    static thread_local std::unordered_map<std::string, OwnL2> found;
+    auto it = found.find(api);
+    if (it == found.end()) {
+        OwnL2 e{own_l2_symbol((std::string(api) + "GetWorkspaceSize").c_str()), own_l2_symbol(api)};
+        it = found.emplace(api, e).first;
+    }
+    return it->second;
+}
 
 // Runs api through the build's own aclnnXxxGetWorkspaceSize / aclnnXxx when its host code defines them (torch_npu
 // finds them the same way, by name); false when it does not: the API is then the one generated from the OpDef.
-template <class... Args> inline bool exec_own_l2(const char* api, const Args&... args) {
-    void* phase1 = own_l2_symbol((std::string(api) + "GetWorkspaceSize").c_str());
-    void* phase2 = own_l2_symbol(api);
-    if (!phase1 || !phase2) return false;
+// The entry must launch one of the build's own kernels: the toolkit's data-movement l0 ops (Cast, Transpose, ...)
+// run on the host here, and a candidate whose L2 computed a result with them alone would pass without a kernel. Only
+// a call on empty tensors, where there is nothing to compute, may launch none.
+template <class... Args> static bool exec_own_l2(const char* api, const Args&... args) {
+    const OwnL2& l2 = own_l2(api);
+    if (!l2.phase1 || !l2.phase2) return false;
     L2Keep keep;
     keep.strs.reserve(sizeof...(Args));   // c_str() pointers must survive later conversions
+    const uint64_t launches = ascsim::kernel_launches();
     auto call = [&](auto... converted) {
         using Phase1 = aclnnStatus (*)(decltype(converted)..., uint64_t*, aclOpExecutor**);
         using Phase2 = aclnnStatus (*)(void*, uint64_t, aclOpExecutor*, aclrtStream);
         uint64_t ws = 0;
         aclOpExecutor* executor = nullptr;
-        aclnnStatus st = reinterpret_cast<Phase1>(phase1)(converted..., &ws, &executor);
+        aclnnStatus st = reinterpret_cast<Phase1>(l2.phase1)(converted..., &ws, &executor);
         if (st != ACLNN_SUCCESS)
             throw std::runtime_error(std::string("[ascsim] ") + api + "GetWorkspaceSize failed: aclnn status " + std::to_string(st));
         std::vector<uint8_t> workspace(ws);
-        st = reinterpret_cast<Phase2>(phase2)(workspace.data(), ws, executor, nullptr);
+        st = reinterpret_cast<Phase2>(l2.phase2)(workspace.data(), ws, executor, nullptr);
         if (st != ACLNN_SUCCESS) throw std::runtime_error(std::string("[ascsim] ") + api + " failed: aclnn status " + std::to_string(st));
     };
     call(l2_arg(args, keep)...);
+    if (ascsim::kernel_launches() == launches && keep.elements > 0)
+        throw std::runtime_error(std::string("[ascsim] ") + api + ": the build's own aclnn entry launched none of the "
+                                 "build's kernels (ADD_TO_LAUNCHER_LIST_AICORE); a result made by the toolkit's l0 ops "
+                                 "alone is not the candidate's kernel");
     for (auto& p : keep.pend) p.original.copy_(p.work);
     return true;
 }
 
-template <class... Args> inline void exec(const char* api, const Args&... args) {
+template <class... Args> static void exec(const char* api, const Args&... args) {
     if (exec_own_l2(api, args...)) return;
     std::vector<Pending> pend;
     std::vector<ascsim::HostArg> v;
@@ -286,16 +312,8 @@ template <class... Args> inline void exec(const char* api, const Args&... args) 
 }  // namespace ascsim_torch
 
 inline aclScalar* ConvertTensorToAclScaler(const at::Tensor& t) {
-    static thread_local std::vector<std::unique_ptr<aclScalar>> keep;
-    auto s = std::make_unique<aclScalar>();
     at::Tensor c = t.to(at::kCPU);
-    s->is_float = c.is_floating_point();
-    s->f = c.to(at::kDouble).item<double>();
-    s->i = s->is_float ? int64_t(s->f) : c.to(at::kLong).item<int64_t>();
-    s->dtype = ascsim_torch::ge_dtype(c.scalar_type());
-    keep.push_back(std::move(s));
-    if (keep.size() > 64) keep.erase(keep.begin());
-    return keep.back().get();
+    return ascsim_torch::keep_alive(ascsim_torch::acl_scalar(c.item(), ascsim_torch::ge_dtype(c.scalar_type())));
 }
 inline aclScalar* ConvertTensorToAclScalar(const at::Tensor& t) { return ConvertTensorToAclScaler(t); }
 
@@ -323,12 +341,7 @@ inline aclBoolArray* ConvertType(at::ArrayRef<bool> v) {
     return ascsim_torch::keep_alive(std::move(a));
 }
 inline aclScalar* ConvertType(const at::Scalar& s) {
-    aclScalar a;
-    a.is_float = s.isFloatingPoint();
-    a.f = s.toDouble();
-    a.i = a.is_float ? int64_t(a.f) : s.toLong();
-    a.dtype = ascsim_torch::ge_dtype(s.type());
-    return ascsim_torch::keep_alive(std::move(a));
+    return ascsim_torch::keep_alive(ascsim_torch::acl_scalar(s, ascsim_torch::ge_dtype(s.type())));
 }
 inline const at::Tensor& ConvertType(const at::Tensor& t) { return t; }   // tensors pass through EXEC_NPU_CMD as they are
 

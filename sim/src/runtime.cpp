@@ -59,7 +59,6 @@ constexpr size_t kGuard = 4096;            // unmapped on the device: any access
 constexpr size_t kFreeTail = 256 * 1024;   // backed free memory after the last block (>= one UB tile)
 constexpr size_t kSmallSegment = 2 * 1024 * 1024;   // the caching allocator's segment for blocks of <= 1 MiB
 constexpr uint8_t kCanary = 0xA5;
-constexpr uint8_t kPoison = kGmPoison;
 enum class GmKind { INPUT, OUTPUT, WORKSPACE, TILING, SYS };
 
 struct GmRegion {
@@ -782,13 +781,13 @@ static void gm_materialise(Launch& L) {
     L.seg = L.seg_raw + kGuard;
     std::memset(L.seg_raw, kCanary, kGuard);
     std::memset(L.seg + L.seg_used + kFreeTail, kCanary, kGuard);
-    std::memset(L.seg + L.seg_used, kPoison, kFreeTail);
+    std::memset(L.seg + L.seg_used, kGmPoison, kFreeTail);
     for (auto& r : L.regions) {
         r->base = L.seg + r->offset;
         size_t have = 0;
         if (r->src && r->size) { std::memcpy(r->base, r->src, r->size); have = r->size; }
         else if (!r->own.empty()) { std::memcpy(r->base, r->own.data(), r->own.size()); have = r->own.size(); }
-        std::memset(r->base + have, kPoison, r->padded - have);
+        std::memset(r->base + have, kGmPoison, r->padded - have);
     }
     for (auto& r : L.regions)   // list descriptors: the element addresses are known now
         for (size_t e = 0; e < r->list_ptrs.size(); ++e) {
@@ -809,7 +808,7 @@ static std::string gm_raw_write_check(Launch& L) {
     if (!all_bytes(L.seg_raw, kGuard, kCanary) || !all_bytes(L.seg + L.seg_used + kFreeTail, kGuard, kCanary))
         return "EZ9999: Inner Error! [ascsim] The DDR address of the MTE instruction is out of range. (a kernel wrote "
                "outside the device memory segment through a raw pointer)";
-    if (!all_bytes(L.seg + L.seg_used, kFreeTail, kPoison))
+    if (!all_bytes(L.seg + L.seg_used, kFreeTail, kGmPoison))
         warn("kernel end", "a raw-pointer write landed in free device memory after '" +
                                (L.regions.empty() ? std::string("?") : L.regions.back()->name) +
                                "' (no tensor lies there; the device does not fault)");
@@ -823,7 +822,7 @@ static std::string gm_raw_write_check(Launch& L) {
     for (auto& r : L.regions) {
         size_t have = r->src ? r->size : r->own.size() + r->list_ptrs.size() * sizeof(uint64_t);
         if (r->tail_written) continue;
-        if (!all_bytes(r->base + std::max(have, r->size), r->padded - std::max(have, r->size), kPoison)) {
+        if (!all_bytes(r->base + std::max(have, r->size), r->padded - std::max(have, r->size), kGmPoison)) {
             r->tail_written = true;
             warn("kernel end", "a raw-pointer write ran past the end of '" + r->name + "' into its own allocator padding");
         }
@@ -1268,7 +1267,8 @@ static std::vector<HostArg> list_elements(const HostArg& a) {
     return out;
 }
 
-void exec_npu_cmd(const char* api, std::vector<HostArg>& args) { exec_npu_cmd(api, args, nullptr); }
+static thread_local uint64_t t_kernel_launches = 0;
+uint64_t kernel_launches() { return t_kernel_launches; }
 
 void exec_npu_cmd(const char* api, std::vector<HostArg>& args, std::vector<uint64_t>* shapes) {
     std::lock_guard<std::mutex> guard(g_launch_mutex);
@@ -1281,6 +1281,7 @@ void exec_npu_cmd(const char* api, std::vector<HostArg>& args, std::vector<uint6
                                  "' and no such entry in the build's own aclnn host code (OP_ADD missing, the op name differs, or "
                                  "an aclnn API built into the toolkit: those are not simulated)");
     ops::OpDef& def = *it->second;
+    ++t_kernel_launches;
     size_t nin = def.inputs_.size(), nattr = def.attrs_.size(), nout = def.outputs_.size();
     bind_ref_outputs(def, args);
     if (args.size() != nin + nattr + nout)

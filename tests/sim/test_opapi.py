@@ -61,6 +61,20 @@ def _files(task, copy_out: str) -> dict[str, str]:
     return files
 
 
+def test_own_l2_must_launch_a_kernel_of_the_build(runner):
+    """The toolkit's data-movement l0 ops run on the host: an L2 that makes its result with them alone (here a copy of
+    the input, right wherever x >= 0) launches no kernel of the candidate's and must not pass."""
+    task = load(TASK)
+    files = _files(task, VIEW_COPY)
+    files["op_host/aclnn_absolute.cpp"] = files["op_host/aclnn_absolute.cpp"].replace(
+        "auto y = l0op::Absolute(xc, unique.get());", "auto y = xc;")
+    res, rt = runner.build(task, files, tag="opapi-no-launch")
+    assert res.ok, res.log[-3000:]
+    results = runner.run(task, rt, [0, 1])
+    assert all(r.verdict == Verdict.RUNTIME_ERROR and "launched none of the build's kernels" in r.message
+               for r in results.values()), {c: (r.verdict, r.message[-400:]) for c, r in results.items()}
+
+
 def test_own_l2_cannot_reach_the_host_memory_through_the_simulator(runner):
     task = load(TASK)
     res, _ = runner.build(task, _files(task, INTERNAL_WRITE), tag="opapi-internal")

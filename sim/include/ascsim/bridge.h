@@ -25,12 +25,13 @@ struct HostArg {
 };
 
 // Runs host tiling for op `aclnn<Op>` then the kernel over blockDim simulated cores. Throws std::runtime_error
-// with a hardware-shaped message when the strict layer rejects the launch.
-void exec_npu_cmd(const char* api, std::vector<HostArg>& args);
-// The same; when the op has outputs whose shape depends on the computation (OutputShapeDependOnCompute), their kernel
-// argument (kShapeOutWords uint64 per such output: the dimension count, then the dimensions) comes back in *shapes.
+// with a hardware-shaped message when the strict layer rejects the launch. When the op has outputs whose shape depends
+// on the computation (OutputShapeDependOnCompute), their kernel argument (kShapeOutWords uint64 per such output: the
+// dimension count, then the dimensions) comes back in *shapes.
 constexpr size_t kShapeOutWords = 9;
-void exec_npu_cmd(const char* api, std::vector<HostArg>& args, std::vector<uint64_t>* shapes);
+void exec_npu_cmd(const char* api, std::vector<HostArg>& args, std::vector<uint64_t>* shapes = nullptr);
+// How many of the build's kernels exec_npu_cmd has launched on this thread.
+uint64_t kernel_launches();
 
 using Launcher = void (*)(uint8_t** args, size_t nargs);
 void register_kernel(const char* op_type, const int* columns, int ncolumns, Launcher fn, const uint64_t* keys, int nkeys);

@@ -566,100 +566,57 @@ inline const aclTensor* BroadcastTo(const aclTensor* x, const aclIntArray* shape
         }                    \
     } while (0)
 #endif
+// One shape for every check below; internal, so that a build's own OP_CHECK (the macro is guarded) cannot change them.
+#define ASCSIM_OP_CHECK(cond, log, ...) \
+    do {                                \
+        if (!(cond)) {                  \
+            log;                        \
+            __VA_ARGS__;                \
+        }                               \
+    } while (0)
 #ifndef OP_CHECK
-#define OP_CHECK(cond, log, ...) \
-    do {                         \
-        if (!(cond)) {           \
-            log;                 \
-            __VA_ARGS__;         \
-        }                        \
-    } while (0)
+#define OP_CHECK(cond, log, ...) ASCSIM_OP_CHECK(cond, log, ##__VA_ARGS__)
 #endif
-#define OP_CHECK_NULL(param, ...)                                               \
-    do {                                                                        \
-        if ((param) == nullptr) {                                               \
-            OP_LOGE(ACLNN_ERR_PARAM_NULLPTR, "expected %s not to be null", #param); \
-            __VA_ARGS__;                                                        \
-        }                                                                       \
-    } while (0)
-#define OP_CHECK_DTYPE_NOT_SUPPORT(tensor, list, ...)                                                       \
-    do {                                                                                                    \
-        if (!::op::CheckType((tensor)->GetDataType(), list)) {                                              \
-            OP_LOGE(ACLNN_ERR_PARAM_INVALID, "%s dtype %d is not supported", #tensor, int((tensor)->GetDataType())); \
-            __VA_ARGS__;                                                                                    \
-        }                                                                                                   \
-    } while (0)
-#define OP_CHECK_DTYPE_NOT_MATCH(tensor, dt, ...)                                                          \
-    do {                                                                                                   \
-        if ((tensor)->GetDataType() != (dt)) {                                                             \
-            OP_LOGE(ACLNN_ERR_PARAM_INVALID, "%s dtype %d should be %d", #tensor, int((tensor)->GetDataType()), int(dt)); \
-            __VA_ARGS__;                                                                                   \
-        }                                                                                                  \
-    } while (0)
-#define OP_CHECK_DTYPE_NOT_SAME(a, b, ...)                                                        \
-    do {                                                                                          \
-        if ((a)->GetDataType() != (b)->GetDataType()) {                                           \
-            OP_LOGE(ACLNN_ERR_PARAM_INVALID, "%s and %s must have the same dtype", #a, #b);       \
-            __VA_ARGS__;                                                                          \
-        }                                                                                         \
-    } while (0)
-#define OP_CHECK_MAX_DIM(tensor, n, ...)                                                                   \
-    do {                                                                                                   \
-        if ((tensor)->GetViewShape().GetDimNum() > size_t(n)) {                                            \
-            OP_LOGE(ACLNN_ERR_PARAM_INVALID, "%s has more than %d dimensions", #tensor, int(n));           \
-            __VA_ARGS__;                                                                                   \
-        }                                                                                                  \
-    } while (0)
-#define OP_CHECK_MIN_DIM(tensor, n, ...)                                                                   \
-    do {                                                                                                   \
-        if ((tensor)->GetViewShape().GetDimNum() < size_t(n)) {                                            \
-            OP_LOGE(ACLNN_ERR_PARAM_INVALID, "%s has fewer than %d dimensions", #tensor, int(n));          \
-            __VA_ARGS__;                                                                                   \
-        }                                                                                                  \
-    } while (0)
-#define OP_CHECK_WRONG_DIMENSION(tensor, n, ...)                                                           \
-    do {                                                                                                   \
-        if ((tensor)->GetViewShape().GetDimNum() != size_t(n)) {                                           \
-            OP_LOGE(ACLNN_ERR_PARAM_INVALID, "%s must have %d dimensions", #tensor, int(n));               \
-            __VA_ARGS__;                                                                                   \
-        }                                                                                                  \
-    } while (0)
-#define OP_CHECK_SHAPE_NOT_EQUAL(a, b, ...)                                                               \
-    do {                                                                                                  \
-        if ((a)->GetViewShape() != (b)->GetViewShape()) {                                                 \
-            OP_LOGE(ACLNN_ERR_PARAM_INVALID, "%s and %s must have the same shape", #a, #b);               \
-            __VA_ARGS__;                                                                                  \
-        }                                                                                                 \
-    } while (0)
-#define OP_CHECK_SHAPE_NOT_EQUAL_WITH_EXPECTED_SIZE(tensor, shape, ...)                                   \
-    do {                                                                                                  \
-        if ((tensor)->GetViewShape() != (shape)) {                                                        \
-            OP_LOGE(ACLNN_ERR_PARAM_INVALID, "%s shape %s should be %s", #tensor,                         \
-                    ::op::ToString((tensor)->GetViewShape()).GetString(), ::op::ToString(shape).GetString()); \
-            __VA_ARGS__;                                                                                  \
-        }                                                                                                 \
-    } while (0)
-#define OP_CHECK_BROADCAST(a, b, ...)                                                                     \
-    do {                                                                                                  \
-        if (!::op::CheckBroadcastShape((a)->GetViewShape(), (b)->GetViewShape())) {                       \
-            OP_LOGE(ACLNN_ERR_PARAM_INVALID, "%s and %s cannot broadcast", #a, #b);                       \
-            __VA_ARGS__;                                                                                  \
-        }                                                                                                 \
-    } while (0)
-#define OP_CHECK_BROADCAST_WITH_SHAPE(tensor, shape, ...)                                                 \
-    do {                                                                                                  \
-        if (!::op::CheckBroadcastShape((tensor)->GetViewShape(), shape)) {                                \
-            OP_LOGE(ACLNN_ERR_PARAM_INVALID, "%s cannot broadcast to %s", #tensor, ::op::ToString(shape).GetString()); \
-            __VA_ARGS__;                                                                                  \
-        }                                                                                                 \
-    } while (0)
-#define OP_CHECK_BROADCAST_AND_INFER_SHAPE(a, b, out, ...)                                                \
-    do {                                                                                                  \
-        if (!::op::BroadcastInferShape((a)->GetViewShape(), (b)->GetViewShape(), out)) {                  \
-            OP_LOGE(ACLNN_ERR_PARAM_INVALID, "%s and %s cannot broadcast", #a, #b);                       \
-            __VA_ARGS__;                                                                                  \
-        }                                                                                                 \
-    } while (0)
+#define OP_CHECK_NULL(param, ...) \
+    ASCSIM_OP_CHECK((param) != nullptr, OP_LOGE(ACLNN_ERR_PARAM_NULLPTR, "expected %s not to be null", #param), ##__VA_ARGS__)
+#define OP_CHECK_DTYPE_NOT_SUPPORT(tensor, list, ...)                                                                  \
+    ASCSIM_OP_CHECK(::op::CheckType((tensor)->GetDataType(), list),                                                    \
+                    OP_LOGE(ACLNN_ERR_PARAM_INVALID, "%s dtype %d is not supported", #tensor, int((tensor)->GetDataType())), \
+                    ##__VA_ARGS__)
+#define OP_CHECK_DTYPE_NOT_MATCH(tensor, dt, ...)                                                                     \
+    ASCSIM_OP_CHECK((tensor)->GetDataType() == (dt),                                                                  \
+                    OP_LOGE(ACLNN_ERR_PARAM_INVALID, "%s dtype %d should be %d", #tensor, int((tensor)->GetDataType()), int(dt)), \
+                    ##__VA_ARGS__)
+#define OP_CHECK_DTYPE_NOT_SAME(a, b, ...)                                                                             \
+    ASCSIM_OP_CHECK((a)->GetDataType() == (b)->GetDataType(),                                                          \
+                    OP_LOGE(ACLNN_ERR_PARAM_INVALID, "%s and %s must have the same dtype", #a, #b), ##__VA_ARGS__)
+#define OP_CHECK_MAX_DIM(tensor, n, ...)                                                                              \
+    ASCSIM_OP_CHECK((tensor)->GetViewShape().GetDimNum() <= size_t(n),                                                \
+                    OP_LOGE(ACLNN_ERR_PARAM_INVALID, "%s has more than %d dimensions", #tensor, int(n)), ##__VA_ARGS__)
+#define OP_CHECK_MIN_DIM(tensor, n, ...)                                                                              \
+    ASCSIM_OP_CHECK((tensor)->GetViewShape().GetDimNum() >= size_t(n),                                                \
+                    OP_LOGE(ACLNN_ERR_PARAM_INVALID, "%s has fewer than %d dimensions", #tensor, int(n)), ##__VA_ARGS__)
+#define OP_CHECK_WRONG_DIMENSION(tensor, n, ...)                                                                      \
+    ASCSIM_OP_CHECK((tensor)->GetViewShape().GetDimNum() == size_t(n),                                                \
+                    OP_LOGE(ACLNN_ERR_PARAM_INVALID, "%s must have %d dimensions", #tensor, int(n)), ##__VA_ARGS__)
+#define OP_CHECK_SHAPE_NOT_EQUAL(a, b, ...)                                                                           \
+    ASCSIM_OP_CHECK((a)->GetViewShape() == (b)->GetViewShape(),                                                       \
+                    OP_LOGE(ACLNN_ERR_PARAM_INVALID, "%s and %s must have the same shape", #a, #b), ##__VA_ARGS__)
+#define OP_CHECK_SHAPE_NOT_EQUAL_WITH_EXPECTED_SIZE(tensor, shape, ...)                                               \
+    ASCSIM_OP_CHECK((tensor)->GetViewShape() == (shape),                                                              \
+                    OP_LOGE(ACLNN_ERR_PARAM_INVALID, "%s shape %s should be %s", #tensor,                             \
+                            ::op::ToString((tensor)->GetViewShape()).GetString(), ::op::ToString(shape).GetString()), \
+                    ##__VA_ARGS__)
+#define OP_CHECK_BROADCAST(a, b, ...)                                                                                 \
+    ASCSIM_OP_CHECK(::op::CheckBroadcastShape((a)->GetViewShape(), (b)->GetViewShape()),                              \
+                    OP_LOGE(ACLNN_ERR_PARAM_INVALID, "%s and %s cannot broadcast", #a, #b), ##__VA_ARGS__)
+#define OP_CHECK_BROADCAST_WITH_SHAPE(tensor, shape, ...)                                                             \
+    ASCSIM_OP_CHECK(::op::CheckBroadcastShape((tensor)->GetViewShape(), shape),                                       \
+                    OP_LOGE(ACLNN_ERR_PARAM_INVALID, "%s cannot broadcast to %s", #tensor, ::op::ToString(shape).GetString()), \
+                    ##__VA_ARGS__)
+#define OP_CHECK_BROADCAST_AND_INFER_SHAPE(a, b, out, ...)                                                            \
+    ASCSIM_OP_CHECK(::op::BroadcastInferShape((a)->GetViewShape(), (b)->GetViewShape(), out),                         \
+                    OP_LOGE(ACLNN_ERR_PARAM_INVALID, "%s and %s cannot broadcast", #a, #b), ##__VA_ARGS__)
 #define OP_CHECK_COMM_INPUT(workspaceSize, executor)                                                      \
     do {                                                                                                  \
         if ((workspaceSize) == nullptr || (executor) == nullptr) {                                        \
