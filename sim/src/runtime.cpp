@@ -5,6 +5,7 @@
 #include <exception>
 #include <ucontext.h>
 #include <pthread.h>
+#include <sched.h>
 
 #include <algorithm>
 #include <condition_variable>
@@ -561,6 +562,18 @@ struct SyncGuard {   // attaches the detector to a core for the kernel's run
 static int zigzag_slot(int n, int pos) { return pos % 2 == 0 ? pos / 2 : n - 1 - pos / 2; }
 static int zigzag_pos(int n, int slot) { return slot < (n + 1) / 2 ? 2 * slot : 2 * (n - 1 - slot) + 1; }
 
+// Core threads take turns (one runs at a time), so every turn is a wake-up of another thread. Kept on the CPU the
+// launch started on, a wake-up is a same-CPU switch; left to spread over a large, mostly idle machine, each one waits
+// for another CPU to leave its idle state, and a mixed (AIC+AIV) case with many turns took minutes instead of
+// seconds. Best effort: a CPU set that refuses it leaves the thread where the scheduler put it.
+static void keep_on_cpu(pthread_t th, int cpu) {
+    if (cpu < 0) return;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    pthread_setaffinity_np(th, sizeof set, &set);
+}
+
 // Hand the baton to core slot j (j < 0: nobody runs any more; everyone waiting re-checks).
 static void give_turn_locked(Launch* L, int j) {
     L->turn = j;
@@ -966,12 +979,14 @@ static void run_cores(Launch& L, Launcher fn, uint8_t** args, size_t nargs, int6
         pthread_attr_t attr;
         pthread_attr_init(&attr);
         pthread_attr_setstacksize(&attr, 4u << 20);
+        const int cpu = sched_getcpu();
         for (int i = 0; i < n; ++i) {
             targs[i] = CoreThreadArg{&L, i, wave + i, fn, args, nargs, aligned + size_t(i) * kUbBytes};
             if (pthread_create(&th[i], &attr, core_main, &targs[i]) != 0) {
                 pthread_attr_destroy(&attr);
                 throw std::runtime_error("[ascsim] cannot start a core thread");
             }
+            keep_on_cpu(th[i], cpu);
         }
         pthread_attr_destroy(&attr);
         {
@@ -1132,12 +1147,14 @@ static void run_cores_mix(Launch& L, const std::string& op, int column, Launcher
         pthread_attr_t attr;
         pthread_attr_init(&attr);
         pthread_attr_setstacksize(&attr, 8u << 20);
+        const int cpu = sched_getcpu();
         for (int i = 0; i < n; ++i) {
             if (targs[i].ub) std::memset(targs[i].ub, 0xFF, kUbBytes);
             if (pthread_create(&th[i], &attr, mix_core_main, &targs[i]) != 0) {
                 pthread_attr_destroy(&attr);
                 throw std::runtime_error("[ascsim] cannot start a core thread");
             }
+            keep_on_cpu(th[i], cpu);
         }
         pthread_attr_destroy(&attr);
         {
