@@ -4,6 +4,7 @@
 #include <csignal>
 #include <exception>
 #include <ucontext.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <sched.h>
 
@@ -562,6 +563,11 @@ struct SyncGuard {   // attaches the detector to a core for the kernel's run
 static int zigzag_slot(int n, int pos) { return pos % 2 == 0 ? pos / 2 : n - 1 - pos / 2; }
 static int zigzag_pos(int n, int slot) { return slot < (n + 1) / 2 ? 2 * slot : 2 * (n - 1 - slot) + 1; }
 
+// Core threads take turns, so malloc arenas of their own buy them nothing, and glibc gives each new thread one (up to
+// 8 per host CPU), each reserving 64 MiB of address space: the 72 core threads of a mixed launch reserved 4.6 GiB on a
+// 16-CPU host and failed the 4 GiB address-space limit of a case (timeouts, memory errors) that 2 CPUs meet easily.
+[[maybe_unused]] static const bool g_few_arenas = mallopt(M_ARENA_MAX, 2) == 1;
+
 // Core threads take turns (one runs at a time), so every turn is a wake-up of another thread. Kept on the CPU the
 // launch started on, a wake-up is a same-CPU switch; left to spread over a large, mostly idle machine, each one waits
 // for another CPU to leave its idle state, and a mixed (AIC+AIV) case with many turns took minutes instead of
@@ -881,6 +887,46 @@ struct CoreThreadArg {
     uint8_t* ub;
 };
 
+// A core thread's own set-up (its cube buffers, the sync detector) may fail for memory: the launch then aborts with
+// the reason instead of the thread taking the process down.
+template <class F> static std::string guarded_start(F&& f) {
+    try {
+        f();
+        return {};
+    } catch (const std::exception& e) {
+        return std::string("[ascsim] a core could not start: ") + e.what();
+    }
+}
+static void abort_launch_locked(Launch* L, const std::string& why) {
+    if (why.empty() || L->aborted) return;
+    L->aborted = true;
+    L->error = why;
+}
+
+// Starts n core threads; when one cannot start (memory, the thread limit) the launch aborts, the started ones are
+// released to end without running the kernel, and only those are joined.
+static int start_core_threads(Launch& L, std::vector<pthread_t>& th, size_t stack_bytes, void* (*entry)(void*), void* args,
+                              size_t arg_size) {
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, stack_bytes);
+    const int cpu = sched_getcpu();
+    int started = 0, err = 0;
+    for (; started < int(th.size()); ++started) {
+        if ((err = pthread_create(&th[started], &attr, entry, static_cast<uint8_t*>(args) + size_t(started) * arg_size)) != 0) break;
+        keep_on_cpu(th[started], cpu);
+    }
+    pthread_attr_destroy(&attr);
+    if (started < int(th.size())) {
+        std::lock_guard<std::mutex> lk(L.m);
+        abort_launch_locked(&L, std::string("[ascsim] cannot start core thread ") + std::to_string(started) + " of " +
+                                    std::to_string(th.size()) + " (out of memory or threads: " + std::strerror(err) + ")");
+        for (int j = started; j < int(th.size()); ++j) L.state[j] = 2;   // never started: counts as finished
+        L.registered += int(th.size()) - started;
+    }
+    return started;
+}
+
 static void* core_main(void* p) {
     auto* a = static_cast<CoreThreadArg*>(p);
     Launch* L = a->L;
@@ -891,12 +937,14 @@ static void* core_main(void* p) {
     ctx.tiling_key = L->tiling_key;
     ctx.workspace = L->workspace;
     ctx.sys_workspace = L->sys_workspace;
-    SyncGuard sync_guard(ctx, L->sync_mode, L->sync_auto);
+    std::unique_ptr<SyncGuard> sync_guard;
+    std::string start_error = guarded_start([&] { sync_guard = std::make_unique<SyncGuard>(ctx, L->sync_mode, L->sync_auto); });
     t_core = &ctx;
     install_div_zero_handler();
     t_core_slot = a->slot;
     {
         std::unique_lock<std::mutex> lk(L->m);
+        abort_launch_locked(L, start_error);
         L->core_cv[a->slot].wait(lk, [&] { return L->turn == a->slot; });
     }
     if (!L->aborted) {
@@ -975,25 +1023,14 @@ static void run_cores(Launch& L, Launcher fn, uint8_t** args, size_t nargs, int6
         L.core_cv.clear();
         L.core_cv.resize(size_t(n));
         std::vector<CoreThreadArg> targs(n);
+        for (int i = 0; i < n; ++i) targs[i] = CoreThreadArg{&L, i, wave + i, fn, args, nargs, aligned + size_t(i) * kUbBytes};
         std::vector<pthread_t> th(n);
-        pthread_attr_t attr;
-        pthread_attr_init(&attr);
-        pthread_attr_setstacksize(&attr, 4u << 20);
-        const int cpu = sched_getcpu();
-        for (int i = 0; i < n; ++i) {
-            targs[i] = CoreThreadArg{&L, i, wave + i, fn, args, nargs, aligned + size_t(i) * kUbBytes};
-            if (pthread_create(&th[i], &attr, core_main, &targs[i]) != 0) {
-                pthread_attr_destroy(&attr);
-                throw std::runtime_error("[ascsim] cannot start a core thread");
-            }
-            keep_on_cpu(th[i], cpu);
-        }
-        pthread_attr_destroy(&attr);
+        int started = start_core_threads(L, th, 4u << 20, core_main, targs.data(), sizeof(CoreThreadArg));
         {
             std::lock_guard<std::mutex> lk(L.m);
-            give_turn_locked(&L, 0);
+            give_turn_locked(&L, started ? 0 : -2);
         }
-        for (int i = 0; i < n; ++i) pthread_join(th[i], nullptr);
+        for (int i = 0; i < started; ++i) pthread_join(th[i], nullptr);
     }
 }
 
@@ -1057,17 +1094,21 @@ static void* mix_core_main(void* p) {
     ctx.sub_block_idx = a->sub_idx;
     ctx.sub_block_num = a->sub_num;
     std::unique_ptr<CubeMem> cube;
-    if (a->core_type == 1) {
-        cube.reset(new CubeMem);
-        cube->poison();
-        ctx.cube = cube.get();
-    }
-    SyncGuard sync_guard(ctx, L->sync_mode, L->sync_auto);
+    std::unique_ptr<SyncGuard> sync_guard;
+    std::string start_error = guarded_start([&] {
+        if (a->core_type == 1) {
+            cube = std::make_unique<CubeMem>();
+            cube->poison();
+            ctx.cube = cube.get();
+        }
+        sync_guard = std::make_unique<SyncGuard>(ctx, L->sync_mode, L->sync_auto);
+    });
     t_core = &ctx;
     install_div_zero_handler();
     t_core_slot = a->slot;
     {
         std::unique_lock<std::mutex> lk(L->m);
+        abort_launch_locked(L, start_error);
         g_mix_ctx[a->slot] = &ctx;
         ++L->registered;
         L->cv.notify_all();
@@ -1143,28 +1184,18 @@ static void run_cores_mix(Launch& L, const std::string& op, int column, Launcher
                 g_mix_ai[slot] = ai;
             }
         }
-        std::vector<pthread_t> th(n);
-        pthread_attr_t attr;
-        pthread_attr_init(&attr);
-        pthread_attr_setstacksize(&attr, 8u << 20);
-        const int cpu = sched_getcpu();
-        for (int i = 0; i < n; ++i) {
+        for (int i = 0; i < n; ++i)
             if (targs[i].ub) std::memset(targs[i].ub, 0xFF, kUbBytes);
-            if (pthread_create(&th[i], &attr, mix_core_main, &targs[i]) != 0) {
-                pthread_attr_destroy(&attr);
-                throw std::runtime_error("[ascsim] cannot start a core thread");
-            }
-            keep_on_cpu(th[i], cpu);
-        }
-        pthread_attr_destroy(&attr);
+        std::vector<pthread_t> th(n);
+        int started = start_core_threads(L, th, 8u << 20, mix_core_main, targs.data(), sizeof(MixCoreArg));
         {
             // Start only when every core has published its context: a cross-core set aimed at a core whose
             // thread has not run yet would otherwise be dropped (a false deadlock on a loaded machine).
             std::unique_lock<std::mutex> lk(L.m);
             L.cv.wait(lk, [&] { return L.registered == n; });
-            give_turn_locked(&L, 0);
+            give_turn_locked(&L, started ? 0 : -2);
         }
-        for (int i = 0; i < n; ++i) pthread_join(th[i], nullptr);
+        for (int i = 0; i < started; ++i) pthread_join(th[i], nullptr);
     }
     g_mix_ctx.clear();
 }
