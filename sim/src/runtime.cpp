@@ -6,7 +6,6 @@
 #include <ucontext.h>
 #include <malloc.h>
 #include <pthread.h>
-#include <sched.h>
 
 #include <algorithm>
 #include <condition_variable>
@@ -568,18 +567,6 @@ static int zigzag_pos(int n, int slot) { return slot < (n + 1) / 2 ? 2 * slot : 
 // 16-CPU host and failed the 4 GiB address-space limit of a case (timeouts, memory errors) that 2 CPUs meet easily.
 [[maybe_unused]] static const bool g_few_arenas = mallopt(M_ARENA_MAX, 2) == 1;
 
-// Core threads take turns (one runs at a time), so every turn is a wake-up of another thread. Kept on the CPU the
-// launch started on, a wake-up is a same-CPU switch; left to spread over a large, mostly idle machine, each one waits
-// for another CPU to leave its idle state, and a mixed (AIC+AIV) case with many turns took minutes instead of
-// seconds. Best effort: a CPU set that refuses it leaves the thread where the scheduler put it.
-static void keep_on_cpu(pthread_t th, int cpu) {
-    if (cpu < 0) return;
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(cpu, &set);
-    pthread_setaffinity_np(th, sizeof set, &set);
-}
-
 // Hand the baton to core slot j (j < 0: nobody runs any more; everyone waiting re-checks).
 static void give_turn_locked(Launch* L, int j) {
     L->turn = j;
@@ -910,12 +897,9 @@ static int start_core_threads(Launch& L, std::vector<pthread_t>& th, size_t stac
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setstacksize(&attr, stack_bytes);
-    const int cpu = sched_getcpu();
     int started = 0, err = 0;
-    for (; started < int(th.size()); ++started) {
+    for (; started < int(th.size()); ++started)
         if ((err = pthread_create(&th[started], &attr, entry, static_cast<uint8_t*>(args) + size_t(started) * arg_size)) != 0) break;
-        keep_on_cpu(th[started], cpu);
-    }
     pthread_attr_destroy(&attr);
     if (started < int(th.size())) {
         std::lock_guard<std::mutex> lk(L.m);
