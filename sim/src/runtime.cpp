@@ -567,6 +567,22 @@ static int zigzag_pos(int n, int slot) { return slot < (n + 1) / 2 ? 2 * slot : 
 // 16-CPU host and failed the 4 GiB address-space limit of a case (timeouts, memory errors) that 2 CPUs meet easily.
 [[maybe_unused]] static const bool g_few_arenas = mallopt(M_ARENA_MAX, 2) == 1;
 
+// A simulator error raised where C++ cannot unwind (a kernel object's destructor is noexcept) ends the process: say
+// why before the default handler aborts, or the case log holds only "terminate called ...".
+static void say_why_and_abort() {
+    if (std::exception_ptr e = std::current_exception()) {
+        try {
+            std::rethrow_exception(e);
+        } catch (const std::exception& x) {
+            std::fprintf(stderr, "%s\n", x.what());
+        } catch (...) {
+        }
+    }
+    std::fflush(stderr);
+    std::abort();
+}
+[[maybe_unused]] static const std::terminate_handler g_previous_terminate = std::set_terminate(say_why_and_abort);
+
 // Hand the baton to core slot j (j < 0: nobody runs any more; everyone waiting re-checks).
 static void give_turn_locked(Launch* L, int j) {
     L->turn = j;
@@ -1187,9 +1203,10 @@ static void run_cores_mix(Launch& L, const std::string& op, int column, Launcher
 static void bump_xflag_locked(Launch* L, int slot, int flag, const char* api) {
     CoreCtx* c = g_mix_ctx[slot];
     if (!c) return;   // that core already finished: the set is lost (the hardware would keep it for nobody)
-    if (c->xflags[flag] >= 15)
+    if (c->xflags[flag] >= 16)
         fail(api, "cross-core flag counter overflow",
-             "flag " + std::to_string(flag) + " of a waiting core already holds 15 pending sets (set without matching waits)");
+             "flag " + std::to_string(flag) + " of a waiting core already holds 16 pending sets, the most its counter takes "
+             "(set without matching waits)");
     ++c->xflags[flag];
     if (L->state[slot] == 3) L->state[slot] = 0;
 }

@@ -180,14 +180,14 @@ def _no_result(job: dict, tail: list[str]) -> Outcome:
     rc = int(job.get("run_rc", 0))
     text = "\n".join(tail)
     if rc < 0 and -rc == 24:   # SIGXCPU
-        return Outcome("timeout", f"case {job['case_id']} exceeded its CPU-time limit")
+        return Outcome("timeout", f"case {job['case_id']} exceeded its CPU-time limit", tail)
     if any(m in text for m in ("bad_alloc", "MemoryError", "Cannot allocate memory")):
-        return Outcome("memory_exceeded", f"case {job['case_id']} exceeded the {job['memory_mib']} MiB memory limit")
+        return Outcome("memory_exceeded", f"case {job['case_id']} exceeded the {job['memory_mib']} MiB memory limit", tail)
     if rc < 0:
         import signal
         name = signal.Signals(-rc).name if -rc in signal.Signals._value2member_map_ else str(-rc)
-        return Outcome("runtime_error", f"candidate process died with signal {name} (candidate crashed)")
-    return Outcome("runtime_error", f"candidate process exited with status {rc} without a result")
+        return Outcome("runtime_error", f"candidate process died with signal {name} (candidate crashed)", tail)
+    return Outcome("runtime_error", f"candidate process exited with status {rc} without a result", tail)
 
 
 def compare_outputs(job: dict) -> dict:

@@ -185,6 +185,34 @@ int main() {
                     bad += d.addr_[(r + f * rep) * frac + e] != contiguous[(2 * r + f) * frac + e];
         CHECK(bad == 0 && d.addr_[2 * rep * frac] == -1.0f);
     }
+    // --- LoadDataWithTranspose (b8, docs): two consecutive 16x32 fractals form one 32x32 square (the first above the
+    //     second), the square is transposed and split again into two 16x32 fractals (rows 0..15, rows 16..31) ---
+    {
+        as_aic();
+        TPipe pipe; TBuf<TPosition::B1> b1; TBuf<TPosition::B2> b2;
+        pipe.InitBuffer(b1, 4 * 1024); pipe.InitBuffer(b2, 8 * 1024);
+        LocalTensor<int8_t> s = b1.Get<int8_t>(), d = b2.Get<int8_t>();
+        auto val = [](int blk, int row, int col) { return int8_t((blk * 37 + row * 5 + col) % 127); };
+        const int rep = 2;
+        for (int b = 0; b < rep; ++b)
+            for (int i = 0; i < 32; ++i)
+                for (int j = 0; j < 32; ++j) s.addr_[b * 1024 + i * 32 + j] = val(b, i, j);   // square b, row i, col j
+        for (int i = 0; i < 8192; ++i) d.addr_[i] = -1;
+        LoadDataWithTranspose(d, s, LoadData2dTransposeParams(0, rep, 1, 1, 0));   // contiguous: 2 fractals per square
+        int bad = 0;
+        for (int b = 0; b < rep; ++b)
+            for (int i = 0; i < 32; ++i)
+                for (int j = 0; j < 32; ++j) bad += d.addr_[b * 1024 + i * 32 + j] != val(b, j, i);
+        CHECK(bad == 0 && d.addr_[rep * 1024] == -1);
+        for (int i = 0; i < 8192; ++i) d.addr_[i] = -1;
+        LoadDataWithTranspose(d, s, LoadData2dTransposeParams(0, rep, 1, 0, 2));   // dstFracGap 2: second fractal 3 x 512 B on
+        bad = 0;
+        for (int b = 0; b < rep; ++b)
+            for (int f = 0; f < 2; ++f)
+                for (int i = 0; i < 16; ++i)
+                    for (int j = 0; j < 32; ++j) bad += d.addr_[(b + 3 * f) * 512 + i * 32 + j] != val(b, j, 16 * f + i);
+        CHECK(bad == 0 && d.addr_[2 * 512] == -1 && d.addr_[5 * 512] == -1);
+    }
     // --- Mmad with bias, accumulation, int8 -> int32 and Fixpipe DEQF16 / F322F16 + relu ---
     {
         as_aic();

@@ -271,7 +271,9 @@ __aicore__ inline void LoadData(const LocalTensor<T>& dst, const GlobalTensor<T>
     ascsim_cube_detail::load2d("LoadData", dst, src.addr_, true, p);
 }
 
-// Transposes square blocks: b16 16x16 (one fractal); b32 16x16 (two 16x8 fractals out); b8 32x32 (two 32x16... fractals).
+// Transposes square blocks of one or two fractals (16 rows x C0 columns each, 512 B): b16 a 16x16 fractal; b32 two
+// 16x8 fractals side by side (16x16); b8 two 16x32 fractals one above the other (32x32). The transpose is split into
+// fractals the same way.
 template <typename T>
 __aicore__ inline void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2dTransposeParams& p) {
     const char* api = "LoadDataWithTranspose";
@@ -281,6 +283,9 @@ __aicore__ inline void LoadDataWithTranspose(const LocalTensor<T>& dst, const Lo
     constexpr uint32_t FRAC = 512 / sizeof(T);
     constexpr uint32_t NF = sizeof(T) == 2 ? 1 : 2;          // fractals per square block
     constexpr uint32_t SIDE = sizeof(T) == 1 ? 32 : 16;        // square side in elements
+    constexpr uint32_t FROWS = 16;                               // rows of a fractal
+    constexpr uint32_t ROW_OFF = C0 == SIDE ? FROWS : 0;         // where fractal f sits in the square: rows (b8) ...
+    constexpr uint32_t COL_OFF = C0 == SIDE ? 0 : C0;            // ... or columns (b32)
     int pool = ascsim::cube_pool_of(dst.addr_);
     if (pool != ascsim::POOL_L0A && pool != ascsim::POOL_L0B) ascsim::fail_cube(api, "dst must be in L0A or L0B");
     // docs: dstGap is the gap (512 B units) from the end of one iteration's FIRST fractal to the next iteration's
@@ -292,20 +297,20 @@ __aicore__ inline void LoadDataWithTranspose(const LocalTensor<T>& dst, const Lo
     ascsim::check_in_pool(api, "src", src.addr_, ascsim::POOL_L1, 32, src_last);
     std::vector<T> sq(SIDE * SIDE), tr(SIDE * SIDE);
     for (uint32_t r = 0; r < p.repeatTimes; ++r) {
-        // the source square block: NF consecutive fractals of SIDE rows x C0 columns (Nz: column block after block)
+        // the source square block: NF consecutive fractals
         const T* s = src.addr_ + (uint64_t(p.startIndex) + uint64_t(r) * p.srcStride) * NF * FRAC;
         ascsim::sync_cube(ascsim::kPipeMte1, api, s, NF * 512, ascsim::kRead);
         for (uint32_t f = 0; f < NF; ++f)
-            for (uint32_t row = 0; row < SIDE; ++row)
-                for (uint32_t c = 0; c < C0; ++c) sq[row * SIDE + f * C0 + c] = s[f * FRAC + row * C0 + c];
+            for (uint32_t row = 0; row < FROWS; ++row)
+                for (uint32_t c = 0; c < C0; ++c) sq[(f * ROW_OFF + row) * SIDE + f * COL_OFF + c] = s[f * FRAC + row * C0 + c];
         for (uint32_t i = 0; i < SIDE; ++i)
             for (uint32_t j = 0; j < SIDE; ++j) tr[j * SIDE + i] = sq[i * SIDE + j];
         T* d = dst.addr_ + uint64_t(r) * (p.dstGap + 1) * FRAC;
         for (uint32_t f = 0; f < NF; ++f) {
             T* df = d + uint64_t(f) * (1 + p.dstFracGap) * FRAC;
             ascsim::sync_cube(ascsim::kPipeMte1, api, df, 512, ascsim::kWrite);
-            for (uint32_t row = 0; row < SIDE; ++row)
-                for (uint32_t c = 0; c < C0; ++c) df[row * C0 + c] = tr[row * SIDE + f * C0 + c];
+            for (uint32_t row = 0; row < FROWS; ++row)
+                for (uint32_t c = 0; c < C0; ++c) df[row * C0 + c] = tr[(f * ROW_OFF + row) * SIDE + f * COL_OFF + c];
         }
     }
 }
