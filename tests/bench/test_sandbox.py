@@ -30,7 +30,8 @@ SCENARIOS = {
     "inplace_op_wrong": stand_in("add", "args[0].add_(args[1]).add_(0.5)"),
     "missing_fn": stand_in("other_name", "args[0]"),
     "raises": stand_in("add", "1 / 0"),
-    "segfault": stand_in("add", "os.kill(os.getpid(), signal.SIGSEGV)", prelude="import os, signal"),
+    "segfault": stand_in("add", "print('last words', file=sys.stderr, flush=True) or os.kill(os.getpid(), signal.SIGSEGV)",
+                         prelude="import os, signal, sys"),
     "timeout": stand_in("add", "time.sleep(60)", prelude="import time"),
     "memory": stand_in("add", "torch.empty(1 << 36, dtype=torch.uint8).fill_(1)"),
     "network": stand_in("add", "socket.create_connection(('1.1.1.1', 53), timeout=3) and args[0] + args[1]",
@@ -84,6 +85,7 @@ def test_messages_explain_the_failure(results):
     assert "NaN" in results["nan"].message
     assert "input 0" in results["mutation"].message
     assert "SIGSEGV" in results["segfault"].message
+    assert "last words" in results["segfault"].diagnostics   # what a crashed candidate printed last: its log's tail
     assert "ZeroDivisionError" in results["raises"].message
 
 
