@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from . import tensorio
-from .runner import sync, tensors
+from .runner import OOM_MARKERS, sync, tensors
 
 STATUS_LIMIT = 1 << 20
 RUNNER_VERDICTS = ("load_error", "runtime_error", "memory_exceeded")
@@ -177,17 +177,20 @@ def _log_tail(out_dir: Path) -> list[str]:
 
 
 def _no_result(job: dict, tail: list[str]) -> Outcome:
+    """A case process that ended without a status: why, from its exit and its log's last lines (kept as diagnostics)."""
     rc = int(job.get("run_rc", 0))
     text = "\n".join(tail)
     if rc < 0 and -rc == 24:   # SIGXCPU
-        return Outcome("timeout", f"case {job['case_id']} exceeded its CPU-time limit", tail)
-    if any(m in text for m in ("bad_alloc", "MemoryError", "Cannot allocate memory")):
-        return Outcome("memory_exceeded", f"case {job['case_id']} exceeded the {job['memory_mib']} MiB memory limit", tail)
-    if rc < 0:
+        verdict, why = "timeout", f"case {job['case_id']} exceeded its CPU-time limit"
+    elif any(m in text for m in OOM_MARKERS):
+        verdict, why = "memory_exceeded", f"case {job['case_id']} exceeded the {job['memory_mib']} MiB memory limit"
+    elif rc < 0:
         import signal
         name = signal.Signals(-rc).name if -rc in signal.Signals._value2member_map_ else str(-rc)
-        return Outcome("runtime_error", f"candidate process died with signal {name} (candidate crashed)", tail)
-    return Outcome("runtime_error", f"candidate process exited with status {rc} without a result", tail)
+        verdict, why = "runtime_error", f"candidate process died with signal {name} (candidate crashed)"
+    else:
+        verdict, why = "runtime_error", f"candidate process exited with status {rc} without a result"
+    return Outcome(verdict, why, tail)
 
 
 def compare_outputs(job: dict) -> dict:

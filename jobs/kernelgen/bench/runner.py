@@ -29,7 +29,8 @@ from typing import Any
 from . import jail, tensorio
 from .compare import _bits_equal
 
-_OOM_MARKERS = ("Cannot allocate memory", "can't allocate memory", "out of memory", "bad_alloc")
+#: what an allocation failure says (C, C++, torch, the simulator); also read in a crashed case's log (judge.py)
+OOM_MARKERS = ("Cannot allocate memory", "can't allocate memory", "out of memory", "bad_alloc", "MemoryError")
 
 
 def _one_line(e: BaseException) -> str:
@@ -37,7 +38,7 @@ def _one_line(e: BaseException) -> str:
 
 
 def _kind(e: BaseException) -> str:
-    if isinstance(e, MemoryError) or any(m in str(e) for m in _OOM_MARKERS):
+    if isinstance(e, MemoryError) or any(m in str(e) for m in OOM_MARKERS):
         return "memory_exceeded"
     if isinstance(e, ImportError) or (isinstance(e, (AttributeError, OSError)) and "kernel_gen_ops" in str(e)):
         return "load_error"
