@@ -24,6 +24,7 @@ import re
 import shutil
 import sys
 import tempfile
+import threading
 import time
 from datetime import datetime, timezone
 from pathlib import Path
@@ -78,11 +79,15 @@ def normalise(line: str) -> str:
     return line.strip()[:160]
 
 
-def evaluate_task(backend, task: Task, cand, scratch: Path, timeout_s: float, memory_mib: int) -> dict:
+def evaluate_task(backend, task: Task, cand, scratch: Path, timeout_s: float, memory_mib: int,
+                  slots: threading.Semaphore, cases_pool: cf.Executor) -> dict:
+    """Build the answer, then run its cases; the build and each case hold one of the `slots` (--jobs), so a task
+    with many cases spreads over idle CPUs instead of running them one after another."""
     from kernelgen.bench.sandbox import run_case
     t0 = time.monotonic()
-    ws = backend.prepare(task, cand, scratch / task.task_id.replace("/", "_"))
-    cres = backend.compile(ws, timeout_s=900)
+    with slots:
+        ws = backend.prepare(task, cand, scratch / task.task_id.replace("/", "_"))
+        cres = backend.compile(ws, timeout_s=900)
     rec = {"task": task.task_id, "level": task.level, "compile_s": round(cres.seconds, 2), "cached": cres.cached}
     if not cres.ok:
         first = _first_error_line(cres.log)
@@ -92,13 +97,15 @@ def evaluate_task(backend, task: Task, cand, scratch: Path, timeout_s: float, me
                    cases={}, seconds=round(time.monotonic() - t0, 2))
         return rec
     rt = backend.runtime_env(ws)
-    cases = {}
-    for c in sorted(task.cases, key=lambda c: c.case_id):
-        r = run_case(task, c, rt, seed=derive_seed(0, task.task_id, c.case_id), timeout_s=timeout_s, memory_mib=memory_mib,
-                     scratch=scratch / "cases" / task.task_id.replace("/", "_"))
-        cases[c.case_id] = {"verdict": r.verdict.value, "message": r.message[:1500],
-                            "diagnostics": list(r.diagnostics[:4]), "seconds": round(r.seconds, 2)}
-    rec["cases"] = cases
+
+    def one(c) -> dict:
+        with slots:
+            r = run_case(task, c, rt, seed=derive_seed(0, task.task_id, c.case_id), timeout_s=timeout_s,
+                         memory_mib=memory_mib, scratch=scratch / "cases" / task.task_id.replace("/", "_") / str(c.case_id))
+        return {"verdict": r.verdict.value, "message": r.message[:1500], "diagnostics": list(r.diagnostics[:4]),
+                "seconds": round(r.seconds, 2)}
+    ordered = sorted(task.cases, key=lambda c: c.case_id)
+    rec["cases"] = cases = dict(zip((c.case_id for c in ordered), cases_pool.map(one, ordered)))
     rec["seconds"] = round(time.monotonic() - t0, 2)
     rec.update(classify_cases(cases))
     return rec
@@ -233,9 +240,13 @@ def main(argv: list[str] | None = None) -> int:
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   TextColumn("{task.fields[last]}"), console=console) as prog:
         bar = prog.add_task("reference answers", total=len(todo), last="")
-        with cf.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-            futs = {pool.submit(evaluate_task, backend, t, cands[t.task_id], tmp, args.case_timeout, args.memory_mib): t
-                    for t in todo}
+        slots = threading.Semaphore(max(1, args.jobs))
+        # level 3 first: its cases are the longest, started last they would set the wall time alone
+        todo.sort(key=lambda t: (-t.level, t.task_id))
+        with cf.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool, \
+             cf.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as cases_pool:
+            futs = {pool.submit(evaluate_task, backend, t, cands[t.task_id], tmp, args.case_timeout, args.memory_mib,
+                                slots, cases_pool): t for t in todo}
             for f in cf.as_completed(futs):
                 t = futs[f]
                 try:
