@@ -32,7 +32,7 @@ from ..errors import classify_compile_error, clip_log
 from ..jail import JAIL_SETUP_FAILED, NOBODY
 from ..procs import StepTimedOut, run_group
 from ..torch_cxx import binding_std_flag, kernel_std_flag
-from . import kernel_lint, sim_cache, sim_cube, symbols
+from . import kernel_lint, member_specializations, sim_cache, sim_cube, symbols
 from .build_sandbox import SIM_INCLUDE, SIM_ROOT, BuildError, sandboxed
 from ..model import (Backend, Candidate, CompileErrorClass, CompileResult, RuntimeEnv, Task, Verdict, Workspace,
                      updates_inputs)
@@ -81,8 +81,9 @@ def sim_sources_hash() -> str:
 def backend_sources_hash() -> str:
     """The build driver's own code (source rewriting, generated TUs, the device-code lint): part of the whole-build key."""
     here = Path(__file__).resolve().parent
-    return _sha(*(p.read_text() for p in (here / "sim.py", here / "sim_cube.py", here / "kernel_lint.py",
-                                           here / "macro_expand.py", here / "build_sandbox.py")))[:16]
+    return _sha(*(p.read_text() for p in (here / "sim.py", here / "sim_cube.py", here / "member_specializations.py",
+                                           here / "kernel_lint.py", here / "macro_expand.py",
+                                           here / "build_sandbox.py")))[:16]
 
 
 @functools.lru_cache(maxsize=None)
@@ -692,7 +693,7 @@ class SimBackend(Backend):
         kworks = {"AIV": kwork}
         # one copy of the sources per core type (core-specialised members, see sim_cube), each made from the
         # unspecialised text: the AIV copy is rewritten in place, so read every source before the first rewrite
-        originals = {p: (kwork / p.relative_to(kdir)).read_text() for p in kfiles}
+        originals = {p: member_specializations.rewrite((kwork / p.relative_to(kdir)).read_text()) for p in kfiles}
         for core in cores:
             kw = kwork if core == "AIV" else work / "op_kernel_aic"
             kworks[core] = kw
