@@ -218,6 +218,10 @@ MUTANTS += [
     M("mapi-missing-regist", *MAPI, "    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);\n", "", ERR, message="before Init"),
     M("mapi-b-as-transposed", *MAPI, "mm.SetTensorB(bGm[static_cast<uint64_t>(nIdx) * t.singleCoreN]);",
       "mm.SetTensorB(bGm[static_cast<uint64_t>(nIdx) * t.singleCoreN], true);", WRONG | ERR),
+    # the cube reads its A tile from far past the device segment: the row-wise bounds check must still catch it
+    M("mapi-a-beyond-segment", *MAPI, "mm.SetTensorA(aGm[static_cast<uint64_t>(mIdx) * t.singleCoreM * t.Ka]);",
+      "mm.SetTensorA(aGm[static_cast<uint64_t>(mIdx) * t.singleCoreM * t.Ka + (1u << 26)]);", ERR,
+      message="out of range"),
     # --- level 2: high-level APIs and raw intrinsics ------------------------------------------------------------
     M("rms-broadcast-wrong-axis", *RMS, "BroadCast<float, DIM_NUM, 1>(sqx", "BroadCast<float, DIM_NUM, 0>(sqx",
       ERR, message="BroadCast", cases=(0, 1, 2, 3)),

@@ -343,23 +343,33 @@ private:
         int K = sk_;
         const bool vq = quant_ == QuantMode_t::VDEQF16 || quant_ == QuantMode_t::VQF322B8_PRE || quant_ == QuantMode_t::VREQ8;
         const float scalar = AscendC::ascsim_cube_detail::scale_of(quantScalar_);
+        // the cube reads its whole A, B (and bias, quant) tiles: their bounds are checked once, row by row, so the
+        // multiply-accumulate below reads plain memory (an element-wise check cost ~80 % of a matmul-heavy kernel)
+        if (m > 0 && n > 0 && K > 0) {
+            if (transA_) for (int k = 0; k < K; ++k) CheckRun(a_, int64_t(k) * M_ + i0, m, aUb_);
+            else for (int i = 0; i < m; ++i) CheckRun(a_, int64_t(i0 + i) * Ka_, K, aUb_);
+            if (transB_) for (int j = 0; j < n; ++j) CheckRun(b_, int64_t(j0 + j) * Kb_, K, bUb_);
+            else for (int k = 0; k < K; ++k) CheckRun(b_, int64_t(k) * N_ + j0, n, bUb_);
+        }
+        if (bias_ && m > 0) CheckRun(biasPtr_, j0, n, bUbBias_);
+        if (needQuant && vq && m > 0) CheckRun(quantVec_, j0, n, false);
         std::vector<Acc> row(size_t(std::max(n, 0)));
         std::vector<CT> out(size_t(std::max(n, 0)));
         for (int i = 0; i < m; ++i) {
-            for (int j = 0; j < n; ++j) row[j] = bias_ ? Acc(Load(biasPtr_, j0 + j, bUbBias_)) : Acc(0);
+            for (int j = 0; j < n; ++j) row[j] = bias_ ? Acc(biasPtr_[j0 + j]) : Acc(0);
             for (int k = 0; k < K; ++k) {
                 int64_t ai = transA_ ? int64_t(k) * M_ + (i0 + i) : int64_t(i0 + i) * Ka_ + k;
-                Acc av = Acc(Load(a_, ai, aUb_));
+                Acc av = Acc(a_[ai]);
                 if (av == Acc(0)) continue;
                 for (int j = 0; j < n; ++j) {
                     int64_t bi = transB_ ? int64_t(j0 + j) * Kb_ + k : int64_t(k) * N_ + (j0 + j);
-                    if constexpr (kInt) row[j] = int32_t(uint32_t(row[j]) + uint32_t(av * int32_t(Load(b_, bi, bUb_))));
-                    else row[j] += av * float(Load(b_, bi, bUb_));
+                    if constexpr (kInt) row[j] = int32_t(uint32_t(row[j]) + uint32_t(av * int32_t(b_[bi])));
+                    else row[j] += av * float(b_[bi]);
                 }
             }
             for (int j = 0; j < n; ++j) {
                 if constexpr (needQuant) {
-                    float sc = vq ? AscendC::ascsim_cube_detail::scale_of(Load(quantVec_, j0 + j, false)) : scalar;
+                    float sc = vq ? AscendC::ascsim_cube_detail::scale_of(quantVec_[j0 + j]) : scalar;
                     out[j] = AscendC::ascsim_cube_detail::saturate_to<CT>(float(row[j]) * sc);
                 } else {
                     out[j] = CT(row[j]);
@@ -377,10 +387,10 @@ private:
             }
         }
     }
-    template <class T> T Load(const T* p, int64_t i, bool ub) const {
-        if (ub) ::ascsim::check_ub("Matmul", p + i, sizeof(T));
-        else ::ascsim::check_gm(p + i, sizeof(T), false, "Matmul");
-        return p[i];
+    template <class T> void CheckRun(const T* p, int64_t first, int count, bool ub) const {
+        if (count <= 0) return;
+        if (ub) ::ascsim::check_ub("Matmul", p + first, size_t(count) * sizeof(T));
+        else ::ascsim::check_gm(p + first, size_t(count) * sizeof(T), false, "Matmul");
     }
     int ldc_gm() const { return Kc_ > 0 ? Kc_ : N_; }
     int M_ = 0, N_ = 0, Ka_ = 0, Kb_ = 0, Kc_ = 0, sm_ = 0, sn_ = 0, sk_ = 0, bm_ = 128, bn_ = 128, iter_ = -1;
