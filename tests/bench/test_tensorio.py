@@ -86,3 +86,23 @@ def test_a_symlink_is_not_followed(tmp_path):
 def test_other_sparse_layouts_are_refused_when_written(tmp_path):
     with pytest.raises(TypeError, match="sparse_csr"):
         tensorio.write(tmp_path / "c.bin", [torch.eye(3).to_sparse_csr()])
+
+
+@pytest.mark.parametrize("dtype", tensorio.DTYPES)
+def test_every_dtype_round_trips_bit_for_bit(tmp_path, dtype):
+    # tensors are written from and read into their own memory (no byte copies): every element size and 0-d/empty
+    dt = getattr(torch, dtype)
+    src = torch.randn(5, 7, dtype=torch.float64) * 50
+    t = src > 0 if dt == torch.bool else src.to(dt)
+    tensorio.write(tmp_path / "d.bin", [t, t[0, 0], t[:0]])
+    back, _ = tensorio.read(tmp_path / "d.bin")
+    assert all(_bits_equal(a, b) for a, b in zip([t, t[0, 0].clone(), t[:0]], back))
+
+
+@pytest.mark.parametrize("cut", [4, 20, 40])
+def test_a_truncated_file_is_refused(tmp_path, cut):
+    f = tmp_path / "t.bin"
+    tensorio.write(f, [torch.arange(64, dtype=torch.float32)])
+    f.write_bytes(f.read_bytes()[:-cut] if cut != 40 else f.read_bytes()[:12])
+    with pytest.raises(tensorio.BadFile):
+        tensorio.read(f)

@@ -54,13 +54,13 @@ def write(path: str | Path, tree: Any, meta: dict | None = None) -> None:
     blobs: list = []
     root = _node(tree, blobs)
     specs, raws, offset = [], [], 0
-    for t in blobs:
+    for t in blobs:   # written from the tensors' own memory: a copy of a multi-GB input costs as much as the case
         flat = t.reshape(-1).to(torch.uint8) if t.dtype == torch.bool else t.reshape(-1).view(torch.uint8)
-        raw = flat.numpy().tobytes()
+        raw = memoryview(flat.numpy())
         specs.append({"dtype": str(t.dtype).replace("torch.", ""), "shape": list(t.shape), "offset": offset,
-                      "nbytes": len(raw)})
+                      "nbytes": raw.nbytes})
         raws.append(raw)
-        offset += len(raw)
+        offset += raw.nbytes
     header = json.dumps({"tree": root, "blobs": specs, "meta": meta or {}}).encode()
     tmp = Path(f"{path}.part")
     with open(tmp, "wb") as f:
@@ -71,6 +71,7 @@ def write(path: str | Path, tree: Any, meta: dict | None = None) -> None:
 
 
 def _read_bytes(path: Path, max_bytes: int) -> bytes:
+    """The whole of a small file the candidate side wrote (status, log), with the same checks as `read`."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     except OSError as e:
@@ -93,44 +94,71 @@ def _read_bytes(path: Path, max_bytes: int) -> bytes:
         os.close(fd)
 
 
+def _pread_into(fd: int, buf: memoryview, pos: int, name: str) -> None:
+    """Fill `buf` from the file at `pos`; a short file (truncated under us) is a bad file."""
+    done = 0
+    while done < len(buf):
+        got = os.preadv(fd, [buf[done:]], pos + done)
+        if got <= 0:
+            raise BadFile(f"{name}: truncated")
+        done += got
+
+
 def read(path: str | Path, max_bytes: int = 1 << 34) -> tuple[Any, dict]:
-    """(tree, meta) of a tensor file; raises BadFile for anything malformed."""
+    """(tree, meta) of a tensor file; raises BadFile for anything malformed. Each tensor is read straight into its
+    own memory (one copy from the file, no whole-file buffer)."""
     import torch
-    data = _read_bytes(Path(path), max_bytes)
-    if len(data) < 16 or data[:8] != MAGIC:
-        raise BadFile(f"{Path(path).name}: not a tensor file")
-    (hlen,) = struct.unpack("<Q", data[8:16])
-    if hlen > len(data) - 16:
-        raise BadFile(f"{Path(path).name}: truncated header")
+    name = Path(path).name
     try:
-        header = json.loads(data[16:16 + hlen])
-        blobs, root, meta = header["blobs"], header["tree"], header.get("meta", {})
-    except (ValueError, KeyError, TypeError) as e:
-        raise BadFile(f"{Path(path).name}: bad header ({e})") from None
-    if not isinstance(blobs, list) or not isinstance(meta, dict):
-        raise BadFile(f"{Path(path).name}: bad header")
-    body = memoryview(data)[16 + hlen:]
-    tensors = []
-    for b in blobs:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError as e:
+        raise BadFile(f"{name}: cannot open ({e.strerror})") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise BadFile(f"{name}: not a regular file")
+        if st.st_size > max_bytes:
+            raise BadFile(f"{name}: {st.st_size} bytes, more than the {max_bytes} allowed")
+        lead = bytearray(16)
+        if st.st_size < 16:
+            raise BadFile(f"{name}: not a tensor file")
+        _pread_into(fd, memoryview(lead), 0, name)
+        if lead[:8] != MAGIC:
+            raise BadFile(f"{name}: not a tensor file")
+        (hlen,) = struct.unpack("<Q", lead[8:16])
+        if hlen > st.st_size - 16:
+            raise BadFile(f"{name}: truncated header")
+        head = bytearray(hlen)
+        _pread_into(fd, memoryview(head), 16, name)
         try:
-            dtype, shape, off, n = str(b["dtype"]), [int(d) for d in b["shape"]], int(b["offset"]), int(b["nbytes"])
-        except (KeyError, TypeError, ValueError):
-            raise BadFile(f"{Path(path).name}: bad tensor entry") from None
-        if dtype not in DTYPES or any(d < 0 for d in shape) or len(shape) > 16:
-            raise BadFile(f"{Path(path).name}: bad tensor dtype/shape {dtype} {shape}")
-        tdt = getattr(torch, dtype)
-        numel = 1
-        for d in shape:
-            numel *= d
-        item = 1 if tdt == torch.bool else torch.empty((), dtype=tdt).element_size()
-        if n != numel * item or off < 0 or off + n > len(body):
-            raise BadFile(f"{Path(path).name}: tensor bytes do not match shape {shape} ({dtype})")
-        raw = bytearray(body[off:off + n])
-        if tdt == torch.bool:
-            t = torch.frombuffer(raw, dtype=torch.uint8).to(torch.bool) if n else torch.empty(0, dtype=torch.bool)
-        else:
-            t = torch.frombuffer(raw, dtype=tdt) if n else torch.empty(0, dtype=tdt)
-        tensors.append(t.reshape(shape))
+            header = json.loads(head)
+            blobs, root, meta = header["blobs"], header["tree"], header.get("meta", {})
+        except (ValueError, KeyError, TypeError) as e:
+            raise BadFile(f"{name}: bad header ({e})") from None
+        if not isinstance(blobs, list) or not isinstance(meta, dict):
+            raise BadFile(f"{name}: bad header")
+        body_start, body_len = 16 + hlen, st.st_size - 16 - hlen
+        tensors = []
+        for b in blobs:
+            try:
+                dtype, shape, off, n = str(b["dtype"]), [int(d) for d in b["shape"]], int(b["offset"]), int(b["nbytes"])
+            except (KeyError, TypeError, ValueError):
+                raise BadFile(f"{name}: bad tensor entry") from None
+            if dtype not in DTYPES or any(d < 0 for d in shape) or len(shape) > 16:
+                raise BadFile(f"{name}: bad tensor dtype/shape {dtype} {shape}")
+            tdt = getattr(torch, dtype)
+            numel = 1
+            for d in shape:
+                numel *= d
+            item = 1 if tdt == torch.bool else torch.empty((), dtype=tdt).element_size()
+            if n != numel * item or off < 0 or off + n > body_len:
+                raise BadFile(f"{name}: tensor bytes do not match shape {shape} ({dtype})")
+            t = torch.empty(numel, dtype=torch.uint8 if tdt == torch.bool else tdt)
+            if n:
+                _pread_into(fd, memoryview(t.view(torch.uint8).numpy()), body_start + off, name)
+            tensors.append((t.to(torch.bool) if tdt == torch.bool else t).reshape(shape))
+    finally:
+        os.close(fd)
 
     def build(node: Any, depth: int) -> Any:
         if depth > MAX_DEPTH or not isinstance(node, dict):
