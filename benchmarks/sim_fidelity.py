@@ -39,6 +39,7 @@ from rich.table import Table  # noqa: E402
 from kernelgen.bench.candidates import reference_candidates  # noqa: E402
 from kernelgen.bench.evaluate import derive_seed  # noqa: E402
 from kernelgen.bench.model import Task, Verdict  # noqa: E402
+from kernelgen.bench.runner import OOM_MARKERS  # noqa: E402
 from kernelgen.bench.tasks import load_suite  # noqa: E402
 
 DEV_SPLIT = REPO / ".." / "shared" / "fixtures" / "npukernelbench-dev" / "tasks"
@@ -46,7 +47,6 @@ WRONG = {Verdict.SHAPE_MISMATCH, Verdict.DTYPE_MISMATCH, Verdict.NAN_MISMATCH, V
          Verdict.INPUT_MUTATION}
 # the dataset's own input builder failed (e.g. torch.randn for an integer dtype): not the simulator's doing
 DATASET_FAULT = re.compile(r"get_inputs failed|get_init_inputs failed")
-OUT_OF_MEMORY = re.compile(r"can't allocate memory|MemoryError|std::bad_alloc")
 FAILED = ("compile_error", "runtime_error", "wrong_answer", "memory_limit")
 
 
@@ -126,7 +126,7 @@ def classify_cases(cases: dict) -> dict:
     bad.sort(key=lambda kv: (kv[1]["verdict"] in wrong, kv[0]))
     cid, v = bad[0]
     status = "wrong_answer" if v["verdict"] in wrong else "runtime_error"
-    if v["verdict"] == Verdict.MEMORY_EXCEEDED.value or OUT_OF_MEMORY.search(v["message"]):
+    if v["verdict"] == Verdict.MEMORY_EXCEEDED.value or any(m in v["message"] for m in OOM_MARKERS):
         status = "memory_limit"   # the case process hit --memory-mib (inputs, reference and simulated GM together)
     msg = v["message"]
     # the simulator's own error line (EZ9999 ... / [ascsim] ...) says more than the Python traceback's tail

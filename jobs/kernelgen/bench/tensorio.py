@@ -12,12 +12,13 @@ file, element counts that match the shape) before a byte becomes a tensor.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import stat
 import struct
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 MAGIC = b"KGTIO1\0\0"
 DTYPES = ("float16", "bfloat16", "float32", "float64", "complex64", "complex128", "int8", "uint8", "int16",
@@ -70,8 +71,10 @@ def write(path: str | Path, tree: Any, meta: dict | None = None) -> None:
     os.replace(tmp, path)
 
 
-def _read_bytes(path: Path, max_bytes: int) -> bytes:
-    """The whole of a small file the candidate side wrote (status, log), with the same checks as `read`."""
+@contextlib.contextmanager
+def _open_checked(path: Path, max_bytes: int) -> Iterator[tuple[int, int]]:
+    """(fd, size) of a file the candidate side may have written: opened without following symlinks, a regular file,
+    at most `max_bytes`; closed on leaving."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     except OSError as e:
@@ -82,7 +85,15 @@ def _read_bytes(path: Path, max_bytes: int) -> bytes:
             raise BadFile(f"{path.name}: not a regular file")
         if st.st_size > max_bytes:
             raise BadFile(f"{path.name}: {st.st_size} bytes, more than the {max_bytes} allowed")
-        chunks, left = [], st.st_size
+        yield fd, st.st_size
+    finally:
+        os.close(fd)
+
+
+def _read_bytes(path: Path, max_bytes: int) -> bytes:
+    """The whole of a small file the candidate side wrote (status, log), with the same checks as `read`."""
+    with _open_checked(path, max_bytes) as (fd, size):
+        chunks, left = [], size
         while left > 0:
             chunk = os.read(fd, min(left, 1 << 24))
             if not chunk:
@@ -90,8 +101,6 @@ def _read_bytes(path: Path, max_bytes: int) -> bytes:
             chunks.append(chunk)
             left -= len(chunk)
         return b"".join(chunks)
-    finally:
-        os.close(fd)
 
 
 def _pread_into(fd: int, buf: memoryview, pos: int, name: str) -> None:
@@ -109,24 +118,15 @@ def read(path: str | Path, max_bytes: int = 1 << 34) -> tuple[Any, dict]:
     own memory (one copy from the file, no whole-file buffer)."""
     import torch
     name = Path(path).name
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError as e:
-        raise BadFile(f"{name}: cannot open ({e.strerror})") from None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise BadFile(f"{name}: not a regular file")
-        if st.st_size > max_bytes:
-            raise BadFile(f"{name}: {st.st_size} bytes, more than the {max_bytes} allowed")
-        lead = bytearray(16)
-        if st.st_size < 16:
+    with _open_checked(Path(path), max_bytes) as (fd, size):
+        if size < 16:
             raise BadFile(f"{name}: not a tensor file")
+        lead = bytearray(16)
         _pread_into(fd, memoryview(lead), 0, name)
         if lead[:8] != MAGIC:
             raise BadFile(f"{name}: not a tensor file")
         (hlen,) = struct.unpack("<Q", lead[8:16])
-        if hlen > st.st_size - 16:
+        if hlen > size - 16:
             raise BadFile(f"{name}: truncated header")
         head = bytearray(hlen)
         _pread_into(fd, memoryview(head), 16, name)
@@ -137,7 +137,7 @@ def read(path: str | Path, max_bytes: int = 1 << 34) -> tuple[Any, dict]:
             raise BadFile(f"{name}: bad header ({e})") from None
         if not isinstance(blobs, list) or not isinstance(meta, dict):
             raise BadFile(f"{name}: bad header")
-        body_start, body_len = 16 + hlen, st.st_size - 16 - hlen
+        body_start, body_len = 16 + hlen, size - 16 - hlen
         tensors = []
         for b in blobs:
             try:
@@ -157,17 +157,15 @@ def read(path: str | Path, max_bytes: int = 1 << 34) -> tuple[Any, dict]:
             if n:
                 _pread_into(fd, memoryview(t.view(torch.uint8).numpy()), body_start + off, name)
             tensors.append((t.to(torch.bool) if tdt == torch.bool else t).reshape(shape))
-    finally:
-        os.close(fd)
 
     def build(node: Any, depth: int) -> Any:
         if depth > MAX_DEPTH or not isinstance(node, dict):
-            raise BadFile(f"{Path(path).name}: bad tree")
+            raise BadFile(f"{name}: bad tree")
         kind = node.get("t")
         if kind == "tensor":
             i = node.get("i")
             if not isinstance(i, int) or not 0 <= i < len(tensors):
-                raise BadFile(f"{Path(path).name}: bad tensor index")
+                raise BadFile(f"{name}: bad tensor index")
             return tensors[i]
         if kind in ("list", "tuple") and isinstance(node.get("v"), list):
             items = [build(v, depth + 1) for v in node["v"]]
@@ -179,17 +177,17 @@ def read(path: str | Path, max_bytes: int = 1 << 34) -> tuple[Any, dict]:
             return sparse(node, depth)
         if kind == "value" and (node.get("v") is None or isinstance(node.get("v"), (bool, int, float, str))):
             return node["v"]
-        raise BadFile(f"{Path(path).name}: bad tree node")
+        raise BadFile(f"{name}: bad tree node")
 
     def sparse(node: dict, depth: int) -> Any:
         idx, val, shape = build(node.get("i"), depth + 1), build(node.get("v"), depth + 1), node.get("shape")
         if not (isinstance(idx, torch.Tensor) and isinstance(val, torch.Tensor) and idx.dtype == torch.int64
                 and idx.dim() == 2 and isinstance(shape, list) and all(isinstance(d, int) and d >= 0 for d in shape)):
-            raise BadFile(f"{Path(path).name}: bad sparse tensor")
+            raise BadFile(f"{name}: bad sparse tensor")
         try:   # the invariants (indices inside the shape, matching counts) are checked: the bytes may be hostile
             t = torch.sparse_coo_tensor(idx, val, shape, check_invariants=True)
         except (RuntimeError, ValueError) as e:
-            raise BadFile(f"{Path(path).name}: bad sparse tensor ({e})") from None
+            raise BadFile(f"{name}: bad sparse tensor ({e})") from None
         return t.coalesce() if node.get("coalesced") is True else t
 
     return build(root, 0), meta
