@@ -99,3 +99,73 @@ def test_a_floating_output_in_another_floating_dtype_is_compared_by_value_at_the
     wide = torch.linspace(-3, 3, 101, dtype=torch.float32) + 1e-4
     assert compare(wide, wide.half()).verdict == Verdict.VALUE_MISMATCH
     assert compare(ref, exact.to(torch.int16)).verdict == Verdict.DTYPE_MISMATCH    # another kind: still a mismatch
+
+
+def _outputs_to_compare():
+    g = torch.Generator().manual_seed(7)
+    ref = torch.randn(40, 64, generator=g)
+    scattered = ref.clone()
+    scattered[3, 5] += 0.5
+    scattered[39, 60] -= 2.0
+    scattered[20, 0] += 1e-2
+    small = torch.rand(2000, generator=g) * 1e-5                 # every element within atol, the whole 50 % off
+    halves = torch.cat([torch.ones(1000), torch.full((1000,), 1e-6)])
+    soft = torch.softmax(torch.randn(64, 64, generator=g) * 0.1, -1)   # every value near 1/64
+    one_row_off = soft.clone()
+    one_row_off[17] *= 1 + 2e-3                                  # elements and norms pass; one row sums to 1.002
+    ints = torch.randint(-50, 50, (33, 10), generator=g)
+    ints_bad = ints.clone()
+    ints_bad[[0, 12, 32], [9, 3, 0]] += torch.tensor([5, -7, 11])
+    cplx = torch.randn(100, dtype=torch.complex64, generator=g)
+    nans = ref.clone()
+    nans[[1, 2, 30], [7, 63, 0]] = float("nan")
+    infs = ref.clone()
+    infs[5, 5], infs[6, 6] = float("inf"), float("-inf")
+    cplx_nan = cplx.clone()
+    cplx_nan[40] = complex(float("nan"), 0)
+    return [
+        ("NaN pattern", nans, ref),
+        ("-Inf where +Inf", infs, torch.where(infs == float("inf"), float("-inf"), infs)),
+        ("complex NaN", cplx_nan, cplx),
+        ("within tolerance", ref, ref + 1e-6),
+        ("elements outside tolerance", ref, scattered),
+        ("non-contiguous output", ref, scattered.t().contiguous().t()),
+        ("relative L1", small, small * 1.5),
+        ("gross fraction", halves, torch.cat([torch.ones(1000), torch.full((1000,), 3e-6)])),
+        ("row sums", soft, one_row_off),
+        ("integers", ints, ints_bad),
+        ("bools", ints > 0, ints_bad > 0),
+        ("complex", cplx, cplx + 1e-3),
+        ("0-d", torch.tensor(2.0), torch.tensor(2.5)),
+        ("empty", torch.zeros(0, 5), torch.zeros(0, 5)),
+        ("float16 to float32", ref.half(), scattered.half().float()),
+    ]
+
+
+@pytest.mark.parametrize("chunk", [1, 7, 64, 1000])
+def test_comparing_in_chunks_gives_what_one_piece_gives(monkeypatch, chunk):
+    from kernelgen.bench import compare as cmp
+    whole = {}
+    for name, ref, out in _outputs_to_compare():
+        whole[name] = compare(ref, out)
+    monkeypatch.setattr(cmp, "CHUNK_ELEMENTS", chunk)
+    for name, ref, out in _outputs_to_compare():
+        got, want = compare(ref, out), whole[name]
+        assert (got.verdict, got.message, got.max_abs_err, got.mismatch_fraction) == \
+            (want.verdict, want.message, want.max_abs_err, want.mismatch_fraction), name
+        assert got.max_rel_err == pytest.approx(want.max_rel_err), name
+        assert repr(got.worst) == repr(want.worst), name   # repr: NaN != NaN
+    # each whole-tensor rule fires here, with or without chunks
+    assert "relative L1" in whole["relative L1"].message
+    assert "off by more than 50%" in whole["gross fraction"].message
+    assert "rows of a normalised output sum to 1.002" in whole["row sums"].message
+    assert whole["within tolerance"].verdict == Verdict.OK and whole["empty"].verdict == Verdict.OK
+    assert whole["elements outside tolerance"].mismatch_fraction == pytest.approx(3 / 2560)
+    assert [w["index"] for w in whole["elements outside tolerance"].worst] == [[39, 60], [3, 5], [20, 0]]
+    assert sorted(abs(w["expected"] - w["got"]) for w in whole["integers"].worst) == [5, 7, 11]
+    assert whole["NaN pattern"].verdict == Verdict.NAN_MISMATCH and "at 3 element(s), first at index [1, 7]" in \
+        whole["NaN pattern"].message
+    assert [w["index"] for w in whole["NaN pattern"].worst] == [[1, 7], [2, 63], [30, 0]]
+    assert "+Inf pattern differs from the reference at 1 element(s), first at index [5, 5]" in \
+        whole["-Inf where +Inf"].message
+    assert whole["complex NaN"].verdict == Verdict.NAN_MISMATCH

@@ -72,6 +72,11 @@ class Check:
 
 WORST_SHOWN = 5
 
+#: Outputs are compared in pieces of this many elements, so that the float64 temporaries stay in the cache: made for a
+#: whole 67M-element output they were ten of 536 MB each, most of such a case's time (page faults) and of the judge's
+#: memory (benchmarks/compare_speed.py).
+CHUNK_ELEMENTS = 1 << 16
+
 
 def _scalar(x: Any) -> Any:
     """A tensor element as JSON: a number, or its text (complex)."""
@@ -79,16 +84,55 @@ def _scalar(x: Any) -> Any:
     return v if isinstance(v, (int, float, bool)) else str(v)
 
 
-def _worst(i: int, ref, out, score, bad) -> list[dict]:
-    """The WORST_SHOWN elements with the largest `score` among `bad`, as readable rows for reports."""
-    import torch
-    flat = torch.where(bad, score, torch.full((), -1.0, dtype=score.dtype)).reshape(-1)
-    k = min(WORST_SHOWN, int(bad.sum()))
+def _index(pos: int, shape) -> tuple[int, ...]:
+    """A flat position as an index into `shape` (torch.unravel_index would import sympy: 1.7 s on first use)."""
+    idx = []
+    for size in reversed(tuple(shape)):
+        pos, rest = divmod(pos, size)
+        idx.append(rest)
+    return tuple(reversed(idx))
+
+
+class _Largest:
+    """The WORST_SHOWN largest scores among marked elements, kept across chunks, with their flat positions."""
+
+    def __init__(self) -> None:
+        import torch
+        self.score = torch.empty(0, dtype=torch.float64)
+        self.pos = torch.empty(0, dtype=torch.int64)
+
+    def add(self, score, marked, start: int) -> None:
+        import torch
+        k = min(WORST_SHOWN, int(marked.sum()))
+        if not k:
+            return
+        top = torch.topk(torch.where(marked, score, torch.full((), -1.0, dtype=score.dtype)), k)
+        score = torch.cat([self.score, top.values.to(torch.float64)])
+        pos = torch.cat([self.pos, top.indices + start])
+        keep = torch.topk(score, min(WORST_SHOWN, score.numel())).indices
+        self.score, self.pos = score[keep], pos[keep]
+
+    def rows(self, i: int, ref, out) -> list[dict]:
+        return _rows(i, ref, out, self.pos.tolist())
+
+
+def _rows(i: int, ref, out, positions: list[int]) -> list[dict]:
+    """Elements at flat positions as readable rows for reports: output, index, expected, got."""
     rows = []
-    for pos in torch.topk(flat, k).indices.tolist():
-        idx = tuple(int(v) for v in torch.unravel_index(torch.tensor(pos), ref.shape)) if ref.dim() else ()
+    for pos in positions:
+        idx = _index(pos, ref.shape)
         rows.append({"output": i, "index": list(idx), "expected": _scalar(ref[idx]), "got": _scalar(out[idx])})
     return rows
+
+
+def _chunks(ref, out):
+    """(flat start, ref piece, out piece): matching pieces of about CHUNK_ELEMENTS, whole rows of the last dimension
+    each (the row-sum rule needs whole rows)."""
+    row = ref.shape[-1] if ref.dim() and ref.shape[-1] else 1
+    step = max(1, CHUNK_ELEMENTS // row) * row
+    r, o = ref.reshape(-1), out.reshape(-1)
+    for start in range(0, r.numel(), step):
+        yield start, r[start:start + step], o[start:start + step]
 
 
 def as_list(value: Any) -> list[Any]:
@@ -116,91 +160,158 @@ def _nonfinite_check(i: int, ref, out) -> Check | None:
     if not (ref.is_floating_point() or ref.is_complex()):
         return None
     r, o = (torch.view_as_real(ref), torch.view_as_real(out)) if ref.is_complex() else (ref, out)
-    for name, fn in (("NaN", torch.isnan), ("+Inf", lambda t: torch.isposinf(t)),
-                     ("-Inf", lambda t: torch.isneginf(t))):
-        rm, om = fn(r), fn(o)
-        diff = rm ^ om
-        if bool(diff.any()):
+    patterns = (("NaN", torch.isnan), ("+Inf", torch.isposinf), ("-Inf", torch.isneginf))
+    counts = [0] * len(patterns)
+    firsts: list[list[int]] = [[] for _ in patterns]   # the earliest WORST_SHOWN positions where each differs
+    for start, rc, oc in _chunks(r, o):
+        if bool(torch.isfinite(rc).all()) and bool(torch.isfinite(oc).all()):
+            continue
+        for k, (_, fn) in enumerate(patterns):
+            diff = fn(rc) ^ fn(oc)
             n = int(diff.sum())
-            first = tuple(int(x) for x in diff.nonzero()[0].tolist())
+            if n:
+                counts[k] += n
+                firsts[k] += (diff.nonzero().reshape(-1)[:WORST_SHOWN - len(firsts[k])] + start).tolist()
+    for (name, _), n, first in zip(patterns, counts, firsts):
+        if n:
+            at = _index(first[0], r.shape)
             return Check(Verdict.NAN_MISMATCH,
                          f"output {i}: {name} pattern differs from the reference at {n} element(s), first at "
-                         f"index {list(first)} (reference {r[first].item()!r}, candidate {o[first].item()!r})",
-                         worst=[] if ref.is_complex() else _worst(i, ref, out, diff.to(torch.float64), diff))
+                         f"index {list(at)} (reference {r[at].item()!r}, candidate {o[at].item()!r})",
+                         worst=[] if ref.is_complex() else _rows(i, ref, out, first))
     return None
 
 
 def _value_check(i: int, ref, out, overrides, tol_dtype=None) -> Check:
     import torch
     if ref.dtype == torch.bool or not (ref.is_floating_point() or ref.is_complex()):
-        r, o = ref.to(torch.int64), out.to(torch.int64)
-        bad = r != o
-        n = int(bad.sum())
-        abs_err = float((r - o).abs().max()) if r.numel() else 0.0
-        frac = n / max(1, r.numel())
-        if n:
-            first = [int(x) for x in bad.nonzero()[0].tolist()]
-            return Check(Verdict.VALUE_MISMATCH,
-                         f"output {i}: {n}/{r.numel()} elements differ (exact match required for "
-                         f"{dtype_name(ref.dtype)}), first at {first}: reference {r[tuple(first)].item()}, "
-                         f"candidate {o[tuple(first)].item()}", abs_err, None, frac,
-                         _worst(i, ref, out, (r - o).abs().to(torch.float64), bad))
-        return Check(Verdict.OK, "", abs_err, 0.0, 0.0)
+        return _exact_check(i, ref, out)
     atol, rtol = tolerance_for(tol_dtype or ref.dtype, overrides)
+    sums, top = _Sums(), _Largest()
     wide = torch.complex128 if ref.is_complex() else torch.float64
-    r, o = ref.to(wide), out.to(wide)
-    finite = torch.isfinite(r) & torch.isfinite(o)
-    abs_d = torch.where(finite, (r - o).abs(), torch.zeros((), dtype=torch.float64))
-    rel_d = abs_d / (r.abs() + REL_EPS)
-    bad = (abs_d > atol) & (rel_d > rtol)
-    n = int(bad.sum())
-    max_abs = float(abs_d.max()) if abs_d.numel() else 0.0
-    max_rel = float(rel_d.max()) if rel_d.numel() else 0.0
-    frac = n / max(1, r.numel())
-    if n:
-        first = tuple(int(x) for x in bad.nonzero()[0].tolist())
+    dtype = tol_dtype or ref.dtype
+    whole = WHOLE_TENSOR.get(dtype_name(dtype)) is not None and not ref.is_complex() and ref.numel() >= 2
+    tiny = torch.finfo(dtype).tiny if dtype.is_floating_point else 0.0
+    for start, rc, oc in _chunks(ref, out):
+        r, o = rc.to(wide), oc.to(wide)
+        finite = torch.isfinite(r) & torch.isfinite(o)
+        abs_d = torch.where(finite, (r - o).abs(), torch.zeros((), dtype=torch.float64))
+        rel_d = abs_d / (r.abs() + REL_EPS)
+        bad = (abs_d > atol) & (rel_d > rtol)
+        sums.add_bad(bad, start)
+        top.add(abs_d, bad, start)
+        sums.max_abs = max(sums.max_abs, float(abs_d.max()))
+        sums.max_rel = max(sums.max_rel, float(rel_d.max()))
+        if whole and not sums.bad:
+            sums.add_whole(r, o, finite, abs_d, tiny, ref.shape[-1])
+    frac = sums.bad / max(1, ref.numel())
+    if sums.bad:
+        first = _index(sums.first_bad, ref.shape)
         return Check(Verdict.VALUE_MISMATCH,
-                     f"output {i}: {n}/{r.numel()} elements outside tolerance (atol={atol:g}, rtol={rtol:g}, "
-                     f"{dtype_name(ref.dtype)}); max abs err {max_abs:.3g}, max rel err {max_rel:.3g}; first at "
-                     f"{list(first)}: reference {ref[first].item()!r}, candidate {out[first].item()!r}",
-                     max_abs, max_rel, frac, _worst(i, ref, out, abs_d, bad))
-    whole = _whole_tensor_check(i, r, o, finite, abs_d, tol_dtype or ref.dtype)
-    if whole:
-        return Check(Verdict.VALUE_MISMATCH, whole, max_abs, max_rel, frac,
-                     _worst(i, ref, out, abs_d, abs_d > 0))
-    return Check(Verdict.OK, "", max_abs, max_rel, 0.0)
+                     f"output {i}: {sums.bad}/{ref.numel()} elements outside tolerance (atol={atol:g}, rtol={rtol:g}, "
+                     f"{dtype_name(ref.dtype)}); max abs err {sums.max_abs:.3g}, max rel err {sums.max_rel:.3g}; "
+                     f"first at {list(first)}: reference {ref[first].item()!r}, candidate {out[first].item()!r}",
+                     sums.max_abs, sums.max_rel, frac, top.rows(i, ref, out))
+    why = _whole_tensor_verdict(i, sums, dtype) if whole else ""
+    if why:
+        return Check(Verdict.VALUE_MISMATCH, why, sums.max_abs, sums.max_rel, frac,
+                     _largest_differences(i, ref, out))
+    return Check(Verdict.OK, "", sums.max_abs, sums.max_rel, 0.0)
 
 
-def _whole_tensor_check(i: int, r, o, finite, abs_d, dtype) -> str:
-    """'' or why the output as a whole is wrong though every element passed (see WHOLE_TENSOR)."""
+def _exact_check(i: int, ref, out) -> Check:
+    """Integer and bool outputs: every element equal."""
     import torch
-    bounds = WHOLE_TENSOR.get(dtype_name(dtype))
-    if bounds is None or r.is_complex() or r.numel() < 2:
-        return ""
-    norm_tol, gross_frac, rowsum_tol = bounds
-    rf = torch.where(finite, r, torch.zeros((), dtype=torch.float64))
-    of = torch.where(finite, o, torch.zeros((), dtype=torch.float64))
-    for name, p in (("L1", 1), ("L2", 2)):
-        ref_norm = float(torch.linalg.vector_norm(rf, p))
-        err = float(torch.linalg.vector_norm(abs_d, p))
+    sums, top = _Sums(), _Largest()
+    for start, rc, oc in _chunks(ref, out):
+        r, o = rc.to(torch.int64), oc.to(torch.int64)
+        bad = r != o
+        diff = (r - o).abs()
+        sums.add_bad(bad, start)
+        top.add(diff.to(torch.float64), bad, start)
+        sums.max_abs = max(sums.max_abs, float(diff.max()))
+    if sums.bad:
+        first = _index(sums.first_bad, ref.shape)
+        return Check(Verdict.VALUE_MISMATCH,
+                     f"output {i}: {sums.bad}/{ref.numel()} elements differ (exact match required for "
+                     f"{dtype_name(ref.dtype)}), first at {list(first)}: reference {int(ref[first])}, "
+                     f"candidate {int(out[first])}", sums.max_abs, None, sums.bad / max(1, ref.numel()),
+                     top.rows(i, ref, out))
+    return Check(Verdict.OK, "", sums.max_abs, 0.0, 0.0)
+
+
+def _largest_differences(i: int, ref, out) -> list[dict]:
+    """The largest nonzero differences (for an output the whole-tensor rules rejected)."""
+    import torch
+    top = _Largest()
+    for start, rc, oc in _chunks(ref, out):
+        r, o = rc.to(torch.float64), oc.to(torch.float64)
+        abs_d = torch.where(torch.isfinite(r) & torch.isfinite(o), (r - o).abs(), torch.zeros((), dtype=torch.float64))
+        top.add(abs_d, abs_d > 0, start)
+    return top.rows(i, ref, out)
+
+
+@dataclass
+class _Sums:
+    """What the element and whole-tensor rules need of an output, accumulated over its chunks."""
+    bad: int = 0
+    first_bad: int = -1
+    max_abs: float = 0.0
+    max_rel: float = 0.0
+    ref_l1: float = 0.0        # of the reference's finite values
+    ref_l2sq: float = 0.0
+    err_l1: float = 0.0
+    err_l2sq: float = 0.0
+    normal: int = 0            # elements whose reference is a normal number
+    gross: int = 0             # ... and whose error exceeds GROSS_REL of it
+    distributions: bool = True  # every value finite, the reference's >= 0 and its rows sum to 1 (within 1e-3)
+    row_dev: float = 0.0       # the largest |candidate row sum - reference row sum| ...
+    row_got: float = 0.0       # ... and that candidate row sum
+
+    def add_bad(self, bad, start: int) -> None:
+        n = int(bad.sum())
+        if n and not self.bad:
+            self.first_bad = start + int(bad.nonzero()[0])
+        self.bad += n
+
+    def add_whole(self, r, o, finite, abs_d, tiny: float, row: int) -> None:
+        import torch
+        rf = torch.where(finite, r, torch.zeros((), dtype=torch.float64))
+        self.ref_l1 += float(rf.abs().sum())
+        self.ref_l2sq += float(rf.square().sum())
+        self.err_l1 += float(abs_d.sum())
+        self.err_l2sq += float(abs_d.square().sum())
+        r_abs = r.abs()
+        normal = finite & (r_abs >= tiny)
+        self.normal += int(normal.sum())
+        self.gross += int(((abs_d > GROSS_REL * r_abs) & normal).sum())
+        if not self.distributions or row < 2 or not bool(finite.all()) or not bool((r >= 0).all()):
+            self.distributions = False
+            return
+        rows = r.reshape(-1, row).sum(-1)
+        if not bool(((rows - 1).abs() <= 1e-3).all()):
+            self.distributions = False
+            return
+        got = o.reshape(-1, row).sum(-1)
+        dev = (got - rows).abs()
+        j = int(dev.argmax())
+        if float(dev[j]) > self.row_dev:
+            self.row_dev, self.row_got = float(dev[j]), float(got[j])
+
+
+def _whole_tensor_verdict(i: int, s: _Sums, dtype) -> str:
+    """'' or why the output as a whole is wrong though every element passed (see WHOLE_TENSOR)."""
+    norm_tol, gross_frac, rowsum_tol = WHOLE_TENSOR[dtype_name(dtype)]
+    for name, ref_norm, err in (("L1", s.ref_l1, s.err_l1), ("L2", s.ref_l2sq ** 0.5, s.err_l2sq ** 0.5)):
         if ref_norm > 0 and err > norm_tol * ref_norm:
             return (f"output {i}: relative {name} error {err / ref_norm:.3g} exceeds {norm_tol:g} "
                     f"({dtype_name(dtype)}) although every element is within tolerance")
-    tiny = torch.finfo(dtype).tiny if dtype.is_floating_point else 0.0
-    normal = finite & (r.abs() >= tiny)
-    if int(normal.sum()):
-        gross = int(((abs_d > GROSS_REL * r.abs()) & normal).sum())
-        if gross > max(GROSS_MIN, gross_frac * int(normal.sum())):
-            return (f"output {i}: {gross}/{int(normal.sum())} elements are off by more than "
-                    f"{GROSS_REL:.0%} of the reference (at most {gross_frac:.0%} allowed)")
-    if r.dim() >= 1 and r.shape[-1] >= 2 and bool(finite.all()) and bool((r >= 0).all()):
-        rows = r.reshape(-1, r.shape[-1]).sum(-1)
-        if bool(((rows - 1).abs() <= 1e-3).all()):   # the reference rows are probability distributions
-            got = o.reshape(-1, r.shape[-1]).sum(-1)
-            worst = float((got - rows).abs().max())
-            if worst > rowsum_tol:
-                return (f"output {i}: rows of a normalised output sum to {float(got[(got - rows).abs().argmax()]):.4g} "
-                        f"(reference 1, off by {worst:.3g} > {rowsum_tol:g})")
+    if s.normal and s.gross > max(GROSS_MIN, gross_frac * s.normal):
+        return (f"output {i}: {s.gross}/{s.normal} elements are off by more than "
+                f"{GROSS_REL:.0%} of the reference (at most {gross_frac:.0%} allowed)")
+    if s.distributions and s.row_dev > rowsum_tol:
+        return (f"output {i}: rows of a normalised output sum to {s.row_got:.4g} "
+                f"(reference 1, off by {s.row_dev:.3g} > {rowsum_tol:g})")
     return ""
 
 
