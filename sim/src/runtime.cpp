@@ -1529,14 +1529,20 @@ void exec_npu_cmd(const char* api, std::vector<HostArg>& args, std::vector<uint6
     auto kit = kernels().find(op);
     if (kit == kernels().end())
         throw std::runtime_error("[ascsim] " + std::string(api) + ": no kernel binary registered for op '" + op + "'");
+    // A tiling-template kernel has one entry per instantiation, each with its own key: take the one for this key.
     const KernelEntry* entry = nullptr;
+    const KernelEntry* keyed = nullptr;
     for (auto& e : kit->second)
-        if (std::find(e.columns.begin(), e.columns.end(), column) != e.columns.end()) entry = &e;
+        if (std::find(e.columns.begin(), e.columns.end(), column) != e.columns.end()) {
+            entry = &e;
+            if (e.keys.count(ctx.tiling_key_)) keyed = &e;
+        }
+    if (keyed) entry = keyed;
     if (!entry)
         throw std::runtime_error("[ascsim] " + std::string(api) + ": no kernel compiled for dtype column " + std::to_string(column));
     if (!entry->keys.empty() && !entry->keys.count(ctx.tiling_key_))
         throw std::runtime_error("[ascsim] aclrtBinaryGetFunctionByEntry failed, kernel name: " + op + ", tiling key: " +
-                                 std::to_string(ctx.tiling_key_) + " (no TILING_KEY_IS branch for this key; ACL error 507015)");
+                                 std::to_string(ctx.tiling_key_) + " (no TILING_KEY_IS branch and no ASCENDC_TPL_SEL combination for this key; ACL error 507015)");
 
     for (int attempt = 0; attempt < 2; ++attempt) {
     bool threaded = entry->needs_threads || attempt == 1;

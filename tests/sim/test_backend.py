@@ -65,7 +65,8 @@ def test_generated_tiling_struct_and_dtype_columns():
     h = tiling_header(dump, "Op")
     assert "struct alignas(8) T {" in h and "float v[4];" in h and "Sub s;" in h
     assert h.index("struct alignas(8) Sub") < h.index("struct alignas(8) T")
-    assert "#define ASCSIM_DEFAULT_TILING_STRUCT T" in h
+    assert "using ascsim_default_tiling_t = T;" in h
+    assert "UseREGISTER_TILING_DEFAULT" in tiling_header({"tiling": {}, "classes": {}}, "Op")   # no class: the fix is named
     opdef = {"inputs": [{"name": "x", "dtypes": [1, 0, 1]}], "outputs": [{"name": "y", "dtypes": [1, 0, 1]},
                                                                           {"name": "x", "dtypes": [1, 0, 1]}]}
     combos = dtype_combos(opdef)

@@ -14,8 +14,8 @@ CASES = [
     ("k.cpp:2:1: error: invalid conversion from 'int*' to 'uint8_t*' [-fpermissive]", C.DATA_TYPE),
     ("k.cpp:4:9: error: 'class AscendC::LocalTensor<float>' has no member named 'GetData'", C.MEMORY_OBJECT),
     ("k.cpp:7:1: error: expected ';' before '}' token", C.SYNTAX),
-    ("k.cpp:1:1: error: 'ASCSIM_DEFAULT_TILING_STRUCT' was not declared in this scope\n"
-     "note: in expansion of macro 'GET_TILING_DATA'", C.MACRO),
+    ("k.cpp:1:1: error: aggregate 'NoTilingDataRegistered_UseREGISTER_TILING_DEFAULT var' has incomplete type\n",
+     C.MACRO),
     ("", C.OTHER),
     ("ld: something odd happened", C.OTHER),
 ]

@@ -23,7 +23,7 @@ _RULES: list[tuple[CompileErrorClass, re.Pattern[str]]] = [
                                          r"fatal error: [^\n]*: No such file or directory")),
     (CompileErrorClass.DATA_TYPE, re.compile(r"cannot be narrowed|non-constant-expression cannot be narrowed")),
     (CompileErrorClass.MACRO, re.compile(
-        r"GET_TILING_DATA|TILING_KEY_IS|ASCSIM_DEFAULT_TILING_STRUCT|unterminated argument list invoking macro|"
+        r"GET_TILING_DATA|TILING_KEY_IS|REGISTER_TILING_DEFAULT|unterminated argument list invoking macro|"
         r"macro .* (passed|requires)|#error|BEGIN_TILING_DATA_DEF|TILING_DATA_FIELD_DEF|REGISTER_TILING_DATA_CLASS|"
         r"no tiling (struct|class)", re.IGNORECASE)),
     (CompileErrorClass.MEMORY_OBJECT, re.compile(

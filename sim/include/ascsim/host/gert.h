@@ -254,6 +254,13 @@ public:
     ge::graphStatus SetTilingKey(uint64_t k) { tiling_key_ = k; return ge::GRAPH_SUCCESS; }
     uint64_t GetTilingKey() const { return tiling_key_; }
     TilingData* GetRawTilingData() { return raw_; }
+    // A standard C++ TilingData struct written in place: the tiling data becomes sizeof(T) bytes (nullptr when the
+    // buffer cannot hold it). Fields the host does not set keep whatever the buffer held.
+    template <class T> T* GetTilingData() {
+        if (!raw_ || raw_->GetCapacity() < sizeof(T)) return nullptr;
+        raw_->SetDataSize(sizeof(T));
+        return static_cast<T*>(raw_->GetData());
+    }
     size_t* GetWorkspaceSizes(size_t n) {
         if (workspace_.size() < n) workspace_.resize(n, 0);
         return workspace_.data();

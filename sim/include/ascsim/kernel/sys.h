@@ -166,10 +166,17 @@ inline constexpr ::ascsim::BlockNumVar block_num{};
 __aicore__ inline int64_t min(int64_t a, int64_t b) { return a < b ? a : b; }
 __aicore__ inline int64_t max(int64_t a, int64_t b) { return a > b ? a : b; }
 
-// Tiling access. ASCSIM_DEFAULT_TILING_STRUCT comes from the generated tiling header (registered class of the op).
+// Tiling access. GET_TILING_DATA reads the default TilingData: `ascsim_default_tiling_t`, which the generated tiling
+// header declares (the class the host registered for the op, or an incomplete type naming the fix when there is
+// none) and REGISTER_TILING_DEFAULT redeclares in the kernel entry for a standard C++ struct. A struct bound to
+// tiling keys (REGISTER_TILING_FOR_TILINGKEY) is read with GET_TILING_DATA_WITH_STRUCT in its key's branch, and
+// REGISTER_NONE_TILING registers nothing; both only declare for the device compiler's tiling parser.
+#define REGISTER_TILING_DEFAULT(Struct) using ascsim_default_tiling_t = Struct
+#define REGISTER_TILING_FOR_TILINGKEY(expression, Struct) static_assert(sizeof(Struct) > 0, expression)
+#define REGISTER_NONE_TILING
 #define GET_TILING_DATA(var, tiling) \
-    ASCSIM_DEFAULT_TILING_STRUCT var; \
-    ::ascsim::load_tiling(&var, sizeof(var), (const uint8_t*)(tiling), ASCSIM_STR(ASCSIM_DEFAULT_TILING_STRUCT))
+    ascsim_default_tiling_t var; \
+    ::ascsim::load_tiling(&var, sizeof(var), (const uint8_t*)(tiling), "the default TilingData")
 #define GET_TILING_DATA_WITH_STRUCT(Struct, var, tiling) \
     Struct var; \
     ::ascsim::load_tiling(&var, sizeof(var), (const uint8_t*)(tiling), #Struct)

@@ -1,0 +1,49 @@
+"""Tiling template programming and standard C++ TilingData (tests/sim/data's ScaleTemplate, our own task).
+
+The kernel entry is a function template over the element type (the dtype of input 0), a mode and a sign; the host
+fills a plain C++ TilingData struct (GetTilingData<T>) and packs the template arguments into the tiling key with
+GET_TPL_TILING_KEY; the kernel registers the struct with REGISTER_TILING_DEFAULT. The build instantiates the entry
+once per combination ASCENDC_TPL_SEL selects (per dtype column), and the key picks the instantiation at launch.
+The key layout itself is checked against the documented encoding in tests/sim/cpp/tpl_key_test.cpp."""
+from kernelgen.bench.model import Verdict
+
+from .conftest import DATA_TASKS, REPO, answer_files, load, run_cpp_driver
+
+CPP = REPO / "tests" / "sim" / "cpp"
+TASK = DATA_TASKS / "level1" / "Template" / "ScaleTemplate"
+KERNEL = "op_kernel/scale_template.cpp"
+
+
+def test_tiling_keys_follow_the_documented_layout():
+    run_cpp_driver(CPP / "tpl_key_test.cpp")
+
+
+def test_each_selected_combination_runs_and_an_unselected_key_has_no_kernel(runner):
+    task = load(TASK)
+    res, rt = runner.build(task, answer_files(task))
+    assert res.ok, res.log[-3000:]
+    results = runner.run(task, rt, [0, 1, 2, 3, 4])
+    # float32 and float16 columns, both modes, both signs (the sign-flipped mode 3 is its own selection group)
+    for case in (0, 1, 2, 3):
+        assert results[case].verdict == Verdict.OK, (case, results[case].message[-600:])
+    # mode 1 with negate is left out of ASCENDC_TPL_SEL: the key has no kernel, as on the device
+    assert results[4].verdict == Verdict.RUNTIME_ERROR, results[4].message[-600:]
+    assert "no ASCENDC_TPL_SEL combination for this key" in results[4].message
+
+
+def test_a_kernel_that_ignores_a_template_argument_is_wrong(runner):
+    task = load(TASK)
+    files = answer_files(task)
+    files[KERNEL] = files[KERNEL].replace("float sign = NEGATE ? -1.0f : 1.0f;", "float sign = 1.0f;")
+    res, rt = runner.build(task, files, tag="ignores-negate")
+    assert res.ok, res.log[-3000:]
+    results = runner.run(task, rt, [0, 2])
+    assert results[0].verdict == Verdict.OK and results[2].verdict == Verdict.VALUE_MISMATCH, results[2].message
+
+
+def test_get_tiling_data_without_a_registered_struct_names_the_fix(runner):
+    task = load(TASK)
+    files = answer_files(task)
+    files[KERNEL] = files[KERNEL].replace("    REGISTER_TILING_DEFAULT(ScaleTemplateTilingData);\n", "")
+    res, _ = runner.build(task, files, tag="no-default-tiling")
+    assert not res.ok and "UseREGISTER_TILING_DEFAULT" in res.log, res.log[-3000:]
