@@ -24,6 +24,7 @@
 #include "ascsim/kernel/vec_gather.h"
 #include "ascsim/kernel/datacopy.h"
 #include "ascsim/kernel/sys.h"
+#include "ascsim/kernel/std_lib.h"
 // levels 2/3: raw intrinsics, high-level APIs, the cube path
 #include "ascsim/kernel/l23.h"
 #endif  // ASCSIM_KERNEL_OPERATOR_H_

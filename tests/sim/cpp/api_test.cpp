@@ -177,6 +177,38 @@ int main() {
         CHECK(acc[0] == 5.0f);
     }
 
+    // --- Fill / InitGlobalMemory (docs: `size` elements of GM set to `value`, through UB and MTE3: an enabled atomic
+    // mode applies) ---
+    {
+        std::vector<int32_t> gi(10000, -1);
+        GlobalTensor<int32_t> g32;
+        g32.SetGlobalBuffer(gi.data() + 1, 9998);
+        InitGlobalMemory(g32, 9000, int32_t(7));   // longer than one staging piece
+        CHECK(gi[0] == -1 && gi[1] == 7 && gi[9000] == 7 && gi[9001] == -1);
+        std::vector<float> gf(16, 1.0f);
+        GlobalTensor<float> gff;
+        gff.SetGlobalBuffer(gf.data(), 16);
+        Fill(gff, 16, 0.5f);
+        CHECK(gf[0] == 0.5f && gf[15] == 0.5f);
+        SetAtomicAdd<float>();
+        Fill(gff, 8, 2.0f);
+        SetAtomicNone();
+        CHECK(gf[7] == 2.5f && gf[8] == 0.5f);
+        std::vector<half> gh(4, half(0.0f));
+        GlobalTensor<half> ghh;
+        ghh.SetGlobalBuffer(gh.data(), 4);
+        Fill(ghh, 3, half(1.5f));
+        CHECK(float(gh[2]) == 1.5f && float(gh[3]) == 0.0f);
+    }
+
+    // --- AscendC::Std: the documented standard-library subset ---
+    static_assert(Std::is_same<Std::conditional<true, int32_t, float>::type, int32_t>::value);
+    static_assert(Std::min(int64_t(3), int64_t(-2)) == -2 && Std::max(uint32_t(3), uint32_t(9)) == 9);
+    static_assert(Std::get<1>(Std::make_tuple(1, 2.5f)) == 2.5f);
+    static_assert(Std::is_integral<uint8_t>::value && !Std::is_floating_point<int>::value &&
+                  Std::is_floating_point<const float>::value);
+    CHECK(Std::abs(-3) == 3 && Std::sqrt(16.0f) == 4.0f);
+
     // --- Compare / Select ---
     auto x = fx.at<float>(24576, 64), y = fx.at<float>(28672, 64);
     for (int k = 0; k < 64; ++k) { x.SetValue(k, float(k)); y.SetValue(k, 10.0f); }

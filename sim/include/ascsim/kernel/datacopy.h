@@ -254,5 +254,27 @@ __aicore__ inline void DataCacheCleanAndInvalid(const GlobalTensor<T>&) {}
 template <typename T, CacheLine entireType = CacheLine::SINGLE_CACHE_LINE, DcciDst dcciDst = DcciDst::CACHELINE_OUT>
 __aicore__ inline void DataCacheCleanAndInvalid(const LocalTensor<T>&) {}
 
+// Fill (formerly InitGlobalMemory): `size` elements of GM set to `value`. The device stages the value in UB and
+// stores it with MTE3, so the GM model's checks and an enabled atomic mode apply as to any UB->GM copy. Other cores
+// see the values only after a SyncAll (documented), which the simulator's core scheduling already orders.
+template <typename T> __aicore__ inline void ascsim_fill_gm(const char* api, GlobalTensor<T>& gm, uint64_t size, const T value) {
+    static_assert(std::is_same_v<T, uint16_t> || std::is_same_v<T, int16_t> || std::is_same_v<T, half> ||
+                      std::is_same_v<T, uint32_t> || std::is_same_v<T, int32_t> || std::is_same_v<T, float>,
+                  "Failed to check dtype in Fill / InitGlobalMemory, current api support dtype combination is "
+                  "uint16_t / int16_t / half / uint32_t / int32_t / float (Atlas A2).");
+    constexpr uint64_t kStage = 4096;
+    T staged[kStage];
+    for (uint64_t i = 0; i < kStage; ++i) staged[i] = value;
+    for (uint64_t done = 0; done < size; done += kStage)
+        ::ascsim::gm_store(gm.GetPhyAddr(done), staged, size_t(std::min(kStage, size - done)), api);
+}
+template <typename T> __aicore__ inline void Fill(GlobalTensor<T>& gmWorkspaceAddr, const uint64_t size, const T value) {
+    ascsim_fill_gm("Fill", gmWorkspaceAddr, size, value);
+}
+template <typename T>
+__aicore__ inline void InitGlobalMemory(GlobalTensor<T>& gmWorkspaceAddr, const uint64_t size, const T value) {
+    ascsim_fill_gm("InitGlobalMemory", gmWorkspaceAddr, size, value);
+}
+
 }  // namespace AscendC
 #endif  // ASCSIM_ASCSIM_KERNEL_DATACOPY_H_
