@@ -201,6 +201,14 @@ int main() {
         CHECK(float(gh[2]) == 1.5f && float(gh[3]) == 0.0f);
     }
 
+    // --- InitSocState: atomic accumulation off, mask mode normal, mask all ones ---
+    SetAtomicAdd<float>();
+    SetMaskCount();
+    SetVectorMask<float>(0, 5);
+    InitSocState();
+    CHECK(ascsim::core().atomic_op == 0 && !ascsim::core().counter_mode && ascsim::core().mask[0] == ~0ull &&
+          ascsim::core().mask[1] == ~0ull);
+
     // --- AscendC::Std: the documented standard-library subset ---
     static_assert(Std::is_same<Std::conditional<true, int32_t, float>::type, int32_t>::value);
     static_assert(Std::min(int64_t(3), int64_t(-2)) == -2 && Std::max(uint32_t(3), uint32_t(9)) == 9);

@@ -86,6 +86,14 @@ template <typename T, MaskMode mode = MaskMode::NORMAL> __aicore__ inline void S
 __aicore__ inline void ResetMask() { auto& c = ::ascsim::core(); c.mask[0] = c.mask[1] = ~0ull; }
 __aicore__ inline void SetMaskCount() { ::ascsim::core().counter_mode = true; }
 __aicore__ inline void SetMaskNorm() { ::ascsim::core().counter_mode = false; }
+// The documented reset of a core's global state (Atlas A2): DMA atomic accumulation off, mask mode normal, the vector
+// mask all ones. (The cube's LoadData padding value and boundary it also resets are not modelled here.)
+__aicore__ inline void InitSocState() {
+    auto& c = ::ascsim::core();
+    c.atomic_op = 0;
+    c.counter_mode = false;
+    c.mask[0] = c.mask[1] = ~0ull;
+}
 
 class AscendCUtils {
 public:
