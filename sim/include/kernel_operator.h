@@ -25,6 +25,7 @@
 #include "ascsim/kernel/datacopy.h"
 #include "ascsim/kernel/sys.h"
 #include "ascsim/kernel/std_lib.h"
+#include "ascsim/kernel/list_tensor.h"
 // levels 2/3: raw intrinsics, high-level APIs, the cube path
 #include "ascsim/kernel/l23.h"
 #endif  // ASCSIM_KERNEL_OPERATOR_H_

@@ -209,6 +209,33 @@ int main() {
     CHECK(ascsim::core().atomic_op == 0 && !ascsim::core().counter_mode && ascsim::core().mask[0] == ~0ull &&
           ascsim::core().mask[1] == ~0ull);
 
+    // --- ListTensorDesc / TensorDesc on the documented layout (the docs' example: shapes {1,2,3} and {3,4,5}) ---
+    {
+        std::vector<float> t0(6, 1.0f), t1(60, 2.0f);
+        std::vector<uint64_t> blob{72, 3, 1, 2, 3, 3 | (1ull << 32), 3, 4, 5, uint64_t(uintptr_t(t0.data())),
+                                   uint64_t(uintptr_t(t1.data()))};
+        ListTensorDesc list(blob.data(), 88, 2);
+        CHECK(list.GetSize() == 2 && list.GetDataPtr<float>(1) == t1.data());
+        uint64_t shape[8];
+        TensorDesc<float> desc;
+        desc.SetShapeAddr(shape);
+        list.GetDesc(desc, 1);
+        CHECK(desc.GetDim() == 3 && desc.GetIndex() == 1 && desc.GetShape(0) == 3 && desc.GetShape(2) == 5 &&
+              desc.GetDataPtr() == t1.data() && desc.GetDataObj().GetSize() == 60 && desc.GetDataObj().GetValue(59) == 2.0f);
+        CHECK(has(throws([&] { list.GetDataPtr<float>(2); }), "tensor index out of range"));
+        CHECK(has(throws([&] { desc.GetShape(3); }), "dimension out of range"));
+        CHECK(has(throws([&] { ListTensorDesc(blob.data(), 80, 2); }), "tensor list check failed"));   // length
+        TensorDesc<float> unset;
+        CHECK(has(throws([&] { list.GetDesc(unset, 0); }), "SetShapeAddr"));
+        // a 3-d and a 2-d tensor: the device would decode the second descriptor with 3 dims
+        std::vector<uint64_t> mixed{64, 3, 1, 2, 3, 2 | (1ull << 32), 4, 5, 0, 0};
+        CHECK(has(throws([&] { ListTensorDesc bad(mixed.data()); }), "rank"));
+        // pointers only: dim 0, the count in the high word, a filler, the pointers from byte 24
+        std::vector<uint64_t> ptrs{24, 2ull << 32, 0xffffffff, uint64_t(uintptr_t(t0.data())), uint64_t(uintptr_t(t1.data()))};
+        ListTensorDesc plain(ptrs.data());
+        CHECK(plain.GetSize() == 2 && plain.GetDataPtr<float>(0) == t0.data());
+    }
+
     // --- AscendC::Std: the documented standard-library subset ---
     static_assert(Std::is_same<Std::conditional<true, int32_t, float>::type, int32_t>::value);
     static_assert(Std::min(int64_t(3), int64_t(-2)) == -2 && Std::max(uint32_t(3), uint32_t(9)) == 9);
