@@ -1044,27 +1044,34 @@ static std::vector<int> g_mix_type, g_mix_ai;            // by slot: core type, 
 static std::map<std::tuple<int, int, int>, uint32_t> g_xpending;   // (mode, group, flag) -> setters so far
 static int g_mix_ktype = 0;
 
-static const KernelEntry* cube_entry(const std::string& op, int column) {
+// The entry of a core type (AIC build: `aic`, AIV build: `fn`) for a dtype column: the one registered under the
+// tiling key (a tiling-template instantiation), else the first (the launch has checked the key already).
+static const KernelEntry* core_entry(const std::string& op, int column, uint64_t key, bool aic) {
     auto kit = kernels().find(op);
     if (kit == kernels().end()) return nullptr;
-    for (auto& e : kit->second)
-        if (e.aic && std::find(e.columns.begin(), e.columns.end(), column) != e.columns.end()) return &e;
-    return nullptr;
+    const KernelEntry* any = nullptr;
+    for (auto& e : kit->second) {
+        if (!(aic ? e.aic != nullptr : e.fn != nullptr)) continue;
+        if (std::find(e.columns.begin(), e.columns.end(), column) == e.columns.end()) continue;
+        if (e.keys.count(key)) return &e;
+        if (!any) any = &e;
+    }
+    return any;
 }
-static Launcher aiv_fn_of(const std::string& op, int column) {
-    auto kit = kernels().find(op);
-    if (kit == kernels().end()) return nullptr;
-    for (auto& e : kit->second)
-        if (e.fn && std::find(e.columns.begin(), e.columns.end(), column) != e.columns.end()) return e.fn;
-    return nullptr;
+static const KernelEntry* cube_entry(const std::string& op, int column, uint64_t key) { return core_entry(op, column, key, true); }
+static Launcher aiv_fn_of(const std::string& op, int column, uint64_t key) {
+    const KernelEntry* e = core_entry(op, column, key, false);
+    return e ? e->fn : nullptr;
 }
 
-void register_cube_kernel(const char* op_type, const int* columns, int ncolumns, Launcher aic, int kernel_type) {
+void register_cube_kernel(const char* op_type, const int* columns, int ncolumns, Launcher aic, int kernel_type,
+                          const uint64_t* keys, int nkeys) {
     KernelEntry e;
     e.columns.assign(columns, columns + ncolumns);
     e.fn = nullptr;
     e.aic = aic;
     e.ktype = kernel_type;
+    if (keys) e.keys.insert(keys, keys + nkeys);
     kernels()[op_type].push_back(e);
 }
 
@@ -1139,9 +1146,9 @@ static void* mix_core_main(void* p) {
 }
 
 static void run_cores_mix(Launch& L, const std::string& op, int column, Launcher aiv, uint8_t** args, size_t nargs, int64_t block_dim) {
-    const KernelEntry* ce = cube_entry(op, column);
+    const KernelEntry* ce = cube_entry(op, column, L.tiling_key);
     Launcher aic = ce ? ce->aic : nullptr;
-    if (!aiv) aiv = aiv_fn_of(op, column);
+    if (!aiv) aiv = aiv_fn_of(op, column, L.tiling_key);
     int ktype = ce ? ce->ktype : 0;
     if (!aic) throw std::runtime_error("[ascsim] " + op + ": cube kernel without an AIC build");
     int per = ktype == 1 ? 1 : ktype == 4 ? 2 : 3;   // cores per AI core: AIC_ONLY, MIX_AIC_1_1, MIX_AIC_1_2
@@ -1616,7 +1623,7 @@ void exec_npu_cmd(const char* api, std::vector<HostArg>& args, std::vector<uint6
     g_launch = &L;
     bool finished = true;
     try {
-        if (entry->aic || cube_entry(op, column)) run_cores_mix(L, op, column, entry->fn, gm_args.data(), gm_args.size(), block_dim);
+        if (entry->aic || cube_entry(op, column, L.tiling_key)) run_cores_mix(L, op, column, entry->fn, gm_args.data(), gm_args.size(), block_dim);
         else if (threaded) run_cores(L, entry->fn, gm_args.data(), gm_args.size(), block_dim);
         else finished = run_cores_sequential(L, entry->fn, gm_args.data(), gm_args.size(), block_dim);
     } catch (...) {

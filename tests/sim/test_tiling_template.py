@@ -47,3 +47,34 @@ def test_get_tiling_data_without_a_registered_struct_names_the_fix(runner):
     files[KERNEL] = files[KERNEL].replace("    REGISTER_TILING_DEFAULT(ScaleTemplateTilingData);\n", "")
     res, _ = runner.build(task, files, tag="no-default-tiling")
     assert not res.ok and "UseREGISTER_TILING_DEFAULT" in res.log, res.log[-3000:]
+
+
+MIX = DATA_TASKS / "level3" / "Mix" / "MatmulRelu"
+MIX_KEY_HEADER = """#include "ascendc/host_api/tiling/template_argument.h"
+ASCENDC_TPL_ARGS_DECL(MatmulRelu, ASCENDC_TPL_DATATYPE_DECL(D_T, C_DT_FLOAT16, ASCENDC_TPL_INPUT(0)),
+                      ASCENDC_TPL_BOOL_DECL(RELU, 0, 1));
+ASCENDC_TPL_SEL(ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_KERNEL_TYPE_SEL(ASCENDC_TPL_MIX_AIC_1_2),
+                                     ASCENDC_TPL_DATATYPE_SEL(D_T, ASCENDC_TPL_INPUT(0)), ASCENDC_TPL_BOOL_SEL(RELU, 1)));
+"""
+
+
+def test_a_mixed_cube_kernel_written_as_a_tiling_template_runs_its_selected_instantiation(runner):
+    # the AIC and AIV builds of each instantiation register under its key (MIX_AIC_1_2 from ASCENDC_TPL_KERNEL_TYPE_SEL)
+    task = load(MIX)
+    files = answer_files(task)
+    kernel, host = "op_kernel/matmul_relu.cpp", "op_host/matmul_relu.cpp"
+    files["op_kernel/matmul_relu_tiling_key.h"] = MIX_KEY_HEADER
+    entry = 'extern "C" __global__ __aicore__ void matmul_relu('
+    assert entry in files[kernel] and "MatmulReluKernel<DTYPE_A> op;" in files[kernel]
+    files[kernel] = (files[kernel].replace(entry, "template <typename T, int RELU>\n__global__ __aicore__ void matmul_relu(")
+                     .replace("MatmulReluKernel<DTYPE_A> op;", "static_assert(RELU == 1);\n    MatmulReluKernel<T> op;")
+                     .replace('#include "kernel_operator.h"', '#include "kernel_operator.h"\n#include "matmul_relu_tiling_key.h"'))
+    files[host] = (files[host].replace('#include "register/op_def_registry.h"',
+                                       '#include "register/op_def_registry.h"\n#include "../op_kernel/matmul_relu_tiling_key.h"')
+                   .replace("    context->SetBlockDim(",
+                            "    context->SetTilingKey(GET_TPL_TILING_KEY(context->GetInputDesc(0)->GetDataType(), 1));\n"
+                            "    context->SetBlockDim(", 1))
+    res, rt = runner.build(task, files, tag="tiling-template-mix")
+    assert res.ok, res.log[-3000:]
+    results = runner.run(task, rt, [0, 1])
+    assert all(r.verdict == Verdict.OK for r in results.values()), {k: r.message[-400:] for k, r in results.items()}

@@ -35,8 +35,10 @@ uint64_t kernel_launches();
 
 using Launcher = void (*)(uint8_t** args, size_t nargs);
 void register_kernel(const char* op_type, const int* columns, int ncolumns, Launcher fn, const uint64_t* keys, int nkeys);
-// The AIC build of a cube kernel (kernel_type: KernelMetaType value, e.g. KERNEL_TYPE_AIC_ONLY / _MIX_AIC_1_2).
-void register_cube_kernel(const char* op_type, const int* columns, int ncolumns, Launcher aic, int kernel_type);
+// The AIC build of a cube kernel (kernel_type: KernelMetaType value, e.g. KERNEL_TYPE_AIC_ONLY / _MIX_AIC_1_2); a
+// tiling-template kernel registers one per instantiation, under its tiling key.
+void register_cube_kernel(const char* op_type, const int* columns, int ncolumns, Launcher aic, int kernel_type,
+                          const uint64_t* keys = nullptr, int nkeys = 0);
 
 }  // namespace ascsim
 #endif  // ASCSIM_ASCSIM_BRIDGE_H_

@@ -326,7 +326,7 @@ def kernel_tu(op: str, kernel_name: str, kernel_file: str, macros: dict[str, str
     ns = f"ascsim_k{index}" + ("_aic" if core == "AIC" else "")
     if tpl_instances is not None:
         launch = (f"const int kColumns[] = {{{', '.join(map(str, columns))}}};\n"
-                  + sim_tpl.launchers(ns, kernel_name, op, len(columns), tpl_instances))
+                  + sim_tpl.launchers(ns, kernel_name, op, len(columns), tpl_instances, core, ktype, aic_idle))
     else:
         keys_init = ", ".join(str(k) for k in keys) or "0"
         launch = (f"void ascsim_launch(uint8_t** a, size_t n) {{ ::ascsim::invoke_entry(&{ns}::ascsim_entry_{kernel_name}, a, n); }}\n"
@@ -700,12 +700,11 @@ class SimBackend(Backend):
         keys = tiling_keys(texts)
         ktype = sim_cube.kernel_type(texts)
         idle_aic = sim_cube.aic_idle(texts)
-        cores = sim_cube.builds_of(ktype, idle_aic)
         tpl = sim_tpl.declaration(dump, task.op_name) if sim_tpl.is_template_entry(main_k.read_text(errors="replace"),
                                                                                    task.kernel_name) else None
-        if tpl is not None and cores != ["AIV"]:
-            raise BuildError("error: a tiling-template kernel entry that uses the cube is not simulated (tiling-template "
-                             "kernels run as vector kernels here)", error_class=CompileErrorClass.OTHER)
+        if tpl is not None:
+            ktype = sim_tpl.kernel_type(tpl, ktype)
+        cores = sim_cube.builds_of(ktype, idle_aic)
         kworks = {"AIV": kwork}
         # one copy of the sources per core type (core-specialised members, see sim_cube), each made from the
         # unspecialised text: the AIV copy is rewritten in place, so read every source before the first rewrite

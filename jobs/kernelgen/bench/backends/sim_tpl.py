@@ -16,6 +16,8 @@ from .build_sandbox import BuildError
 
 DATATYPE = 7            # ascsim::tpl::DATATYPE: a native data type, passed to the kernel as a C++ type
 INPUT_REF, OUTPUT_REF = 100000000, 900000000   # ASCENDC_TPL_INPUT(i) / ASCENDC_TPL_OUTPUT(i)
+# ASCENDC_TPL_KERNEL_TYPE_SEL values (ASCENDC_TPL_AIV_ONLY ...) -> sim_cube.KERNEL_TYPES values
+KERNEL_TYPES = {0: 0, 1: 1, 4: 2, 5: 3, 6: 4, 7: 5}
 
 _TEMPLATE_ENTRY_RX = r'template\s*<[^{{}};]*>\s*(?:extern\s*"C"\s*)?(?:__global__\s+__aicore__|__aicore__\s+__global__)\s+void\s+{name}\s*\('
 
@@ -38,11 +40,19 @@ def declaration(dump: dict, op: str) -> dict:
     if not decl.get("instances"):
         raise BuildError(f"error: tiling template of '{op}': ASCENDC_TPL_SEL selects no combination",
                          error_class=CompileErrorClass.MACRO)
-    if any(i["kernel_type"] not in (-1, 0) for i in decl["instances"]):
-        raise BuildError(f"error: tiling template of '{op}': ASCENDC_TPL_KERNEL_TYPE_SEL other than ASCENDC_TPL_AIV_ONLY "
-                         "is not simulated (tiling-template kernels run as vector kernels here)",
-                         error_class=CompileErrorClass.OTHER)
     return decl
+
+
+def kernel_type(decl: dict, inferred: int) -> int:
+    """The kernel type ASCENDC_TPL_KERNEL_TYPE_SEL sets (it replaces KERNEL_TASK_TYPE_DEFAULT), else `inferred`."""
+    types = {i["kernel_type"] for i in decl["instances"]}
+    if types == {-1}:
+        return inferred
+    if len(types) != 1 or not types <= KERNEL_TYPES.keys():
+        raise BuildError(f"error: tiling template: kernel types {sorted(types)} in one operator are not simulated (one "
+                         "ASCENDC_TPL_KERNEL_TYPE_SEL of AIV_ONLY, AIC_ONLY, MIX_AIV_1_0, MIX_AIC_1_0/1_1/1_2 is)",
+                         error_class=CompileErrorClass.OTHER)
+    return KERNEL_TYPES[types.pop()]
 
 
 def instances(decl: dict, opdef: dict, column: int, ctypes: dict[int, str]) -> list[tuple[str, int]]:
@@ -75,11 +85,20 @@ def instances(decl: dict, opdef: dict, column: int, ctypes: dict[int, str]) -> l
     return [(args, key) for key, args in out.items()]
 
 
-def launchers(ns: str, kernel_name: str, op: str, ncolumns: int, insts: list[tuple[str, int]]) -> str:
-    """One launcher and one registration (under its key) per instantiation of the entry template."""
-    parts = []
+def launchers(ns: str, kernel_name: str, op: str, ncolumns: int, insts: list[tuple[str, int]], core: str, ktype: int,
+              aic_idle: bool) -> str:
+    """One launcher and one registration (under its key) per instantiation of the entry template: the AIC build of a
+    cube kernel registers its cube entries, and a matmul-API kernel's AIV build also its idle AIC (see sim_cube)."""
+    parts = ["void ascsim_idle_aic(uint8_t**, size_t) {}"] if core == "AIV" and aic_idle else []
     for i, (args, key) in enumerate(insts):
         parts.append(f"void ascsim_launch_{i}(uint8_t** a, size_t n) {{ ::ascsim::invoke_entry(&{ns}::ascsim_entry_{kernel_name}<{args}>, a, n); }}\n"
-                     f"const uint64_t kKeys{i}[] = {{{key}ULL}};\n"
-                     f"const int kReg{i} = (::ascsim::register_kernel(\"{op}\", kColumns, {ncolumns}, &ascsim_launch_{i}, kKeys{i}, 1), 0);")
+                     f"const uint64_t kKeys{i}[] = {{{key}ULL}};")
+        if core == "AIC":
+            parts.append(f"const int kReg{i} = (::ascsim::register_cube_kernel(\"{op}\", kColumns, {ncolumns}, &ascsim_launch_{i}, "
+                         f"{ktype}, kKeys{i}, 1), 0);")
+            continue
+        parts.append(f"const int kReg{i} = (::ascsim::register_kernel(\"{op}\", kColumns, {ncolumns}, &ascsim_launch_{i}, kKeys{i}, 1), 0);")
+        if aic_idle:
+            parts.append(f"const int kRegIdle{i} = (::ascsim::register_cube_kernel(\"{op}\", kColumns, {ncolumns}, &ascsim_idle_aic, "
+                         f"{ktype}, kKeys{i}, 1), 0);")
     return "\n".join(parts)
