@@ -78,3 +78,20 @@ def test_a_mixed_cube_kernel_written_as_a_tiling_template_runs_its_selected_inst
     assert res.ok, res.log[-3000:]
     results = runner.run(task, rt, [0, 1])
     assert all(r.verdict == Verdict.OK for r in results.values()), {k: r.message[-400:] for k, r in results.items()}
+
+
+def test_a_malformed_declaration_from_host_code_is_a_compile_error_naming_it():
+    # the dump is printed by a process that runs candidate host code: what it says is checked before it becomes C++
+    import pytest
+
+    from kernelgen.bench.backends import sim_tpl
+    from kernelgen.bench.backends.build_sandbox import BuildError
+    good = {"params": [{"name": "M", "kind": 2, "offset": 0}], "instances": [{"args": [3], "key": 0, "kernel_type": -1}],
+            "error": ""}
+    assert sim_tpl.declaration({"tpl": {"Op": good}}, "Op") is good
+    for bad in ({"tpl": {"Op": {**good, "instances": [{"args": ["0); abort(); //"], "key": 0, "kernel_type": -1}]}}},
+                {"tpl": {"Op": {**good, "params": [{"name": "M", "kind": 2, "offset": 99}]}}},
+                {"tpl": {"Op": []}}, {"tpl": []}, {"tpl": {"Op": {**good, "instances": []}}}):
+        with pytest.raises(BuildError) as e:
+            sim_tpl.declaration(bad, "Op")
+        assert e.value.verdict.value == "compile_error", e.value.log

@@ -29,18 +29,36 @@ def is_template_entry(text: str, kernel_name: str) -> bool:
 
 def declaration(dump: dict, op: str) -> dict:
     """The op's tiling-template declaration from the host dump (the only one, when it is named otherwise)."""
-    tpl = dump.get("tpl") or {}
+    tpl = dump.get("tpl")
+    tpl = tpl if isinstance(tpl, dict) else {}
     decl = tpl.get(op) or (next(iter(tpl.values())) if len(tpl) == 1 else None)
     if decl is None:
         raise BuildError(f"error: the kernel entry of '{op}' is a template, but no ASCENDC_TPL_ARGS_DECL / ASCENDC_TPL_SEL "
                          "reached the host build: include the tiling-key header from op_host (the host computes the "
                          "key with GET_TPL_TILING_KEY)", error_class=CompileErrorClass.MACRO)
+    if not _well_formed(decl):   # the dump came out of candidate host code
+        raise BuildError(f"error: tiling template of '{op}': the host registration produced no usable declaration",
+                         error_class=CompileErrorClass.MACRO)
     if decl.get("error"):
         raise BuildError(f"error: tiling template of '{op}': {decl['error']}", error_class=CompileErrorClass.MACRO)
     if not decl.get("instances"):
         raise BuildError(f"error: tiling template of '{op}': ASCENDC_TPL_SEL selects no combination",
                          error_class=CompileErrorClass.MACRO)
     return decl
+
+
+def _well_formed(decl) -> bool:
+    def uint(v) -> bool:
+        return type(v) is int and 0 <= v < 2 ** 64
+    if not isinstance(decl, dict) or not isinstance(decl.get("error", ""), str):
+        return False
+    try:
+        params, insts = decl["params"], decl["instances"]
+        return (all(uint(p["kind"]) and uint(p["offset"]) and p["offset"] < 64 and isinstance(p["name"], str) for p in params)
+                and all(len(i["args"]) == len(params) and all(uint(a) for a in i["args"]) and uint(i["key"])
+                        and type(i["kernel_type"]) is int for i in insts))
+    except (KeyError, TypeError):
+        return False
 
 
 def kernel_type(decl: dict, inferred: int) -> int:

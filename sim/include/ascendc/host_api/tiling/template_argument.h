@@ -50,8 +50,9 @@ enum C_Format {
 };
 #endif
 
-#ifdef ASCSIM_KERNEL_OPERATOR_H_
-// A kernel translation unit: the build has already turned the selections into instantiations.
+#ifdef ASCENDC_TPL_KERNEL
+// A kernel translation unit (the device build defines ASCENDC_TPL_KERNEL, so does the simulator's): the build has
+// already turned the selections into instantiations.
 #define ASCENDC_TPL_ARGS_DECL(...)
 #define ASCENDC_TPL_SEL(...)
 #else
