@@ -5,6 +5,10 @@ fills a plain C++ TilingData struct (GetTilingData<T>) and packs the template ar
 GET_TPL_TILING_KEY; the kernel registers the struct with REGISTER_TILING_DEFAULT. The build instantiates the entry
 once per combination ASCENDC_TPL_SEL selects (per dtype column), and the key picks the instantiation at launch.
 The key layout itself is checked against the documented encoding in tests/sim/cpp/tpl_key_test.cpp."""
+import pytest
+
+from kernelgen.bench.backends import sim_tpl
+from kernelgen.bench.backends.build_sandbox import BuildError
 from kernelgen.bench.model import Verdict
 
 from .conftest import DATA_TASKS, REPO, answer_files, load, run_cpp_driver
@@ -82,10 +86,6 @@ def test_a_mixed_cube_kernel_written_as_a_tiling_template_runs_its_selected_inst
 
 def test_a_malformed_declaration_from_host_code_is_a_compile_error_naming_it():
     # the dump is printed by a process that runs candidate host code: what it says is checked before it becomes C++
-    import pytest
-
-    from kernelgen.bench.backends import sim_tpl
-    from kernelgen.bench.backends.build_sandbox import BuildError
     good = {"params": [{"name": "M", "kind": 2, "offset": 0}], "instances": [{"args": [3], "key": 0, "kernel_type": -1}],
             "error": ""}
     assert sim_tpl.declaration({"tpl": {"Op": good}}, "Op") is good
