@@ -294,7 +294,9 @@ def test_operator_runs_as_a_pod_from_its_image(cluster, operator_pod, images):
     assert pod["spec"]["serviceAccountName"] == f"{RELEASE}-ascend-kernelgen-operator"
     logs = cluster.kubectl("-n", NS, "logs", pod["metadata"]["name"]).stdout
     assert "kopf" in logs.lower() or "kernelgen" in logs.lower(), logs[-2000:]
-    assert _get(f"http://127.0.0.1:{operator_pod['health_port']}/healthz")
+    # Ready means the standby's /healthz answered; on winning the Lease the standby frees the port and kopf binds
+    # it, so a request in between is refused (the probes' failure threshold covers that gap): ask until it answers.
+    wait_for(lambda: _get(f"http://127.0.0.1:{operator_pod['health_port']}/healthz"), 30, "the operator's /healthz")
 
 
 def test_device_plugin_gives_pods_the_npu_environment(cluster, images):
