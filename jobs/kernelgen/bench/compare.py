@@ -101,9 +101,10 @@ class _Largest:
         self.score = torch.empty(0, dtype=torch.float64)
         self.pos = torch.empty(0, dtype=torch.int64)
 
-    def add(self, score, marked, start: int) -> None:
+    def add(self, score, marked, start: int, count: int | None = None) -> None:
+        """`count`: how many are marked, when the caller has counted them already."""
         import torch
-        k = min(WORST_SHOWN, int(marked.sum()))
+        k = min(WORST_SHOWN, int(marked.sum()) if count is None else count)
         if not k:
             return
         top = torch.topk(torch.where(marked, score, torch.full((), -1.0, dtype=score.dtype)), k)
@@ -198,8 +199,9 @@ def _value_check(i: int, ref, out, overrides, tol_dtype=None) -> Check:
         abs_d = torch.where(finite, (r - o).abs(), torch.zeros((), dtype=torch.float64))
         rel_d = abs_d / (r.abs() + REL_EPS)
         bad = (abs_d > atol) & (rel_d > rtol)
-        sums.add_bad(bad, start)
-        top.add(abs_d, bad, start)
+        n = sums.add_bad(bad, start)
+        if n:
+            top.add(abs_d, bad, start, n)
         sums.max_abs = max(sums.max_abs, float(abs_d.max()))
         sums.max_rel = max(sums.max_rel, float(rel_d.max()))
         if whole and not sums.bad:
@@ -227,8 +229,9 @@ def _exact_check(i: int, ref, out) -> Check:
         r, o = rc.to(torch.int64), oc.to(torch.int64)
         bad = r != o
         diff = (r - o).abs()
-        sums.add_bad(bad, start)
-        top.add(diff.to(torch.float64), bad, start)
+        n = sums.add_bad(bad, start)
+        if n:
+            top.add(diff.to(torch.float64), bad, start, n)
         sums.max_abs = max(sums.max_abs, float(diff.max()))
     if sums.bad:
         first = _index(sums.first_bad, ref.shape)
@@ -268,11 +271,13 @@ class _Sums:
     row_dev: float = 0.0       # the largest |candidate row sum - reference row sum| ...
     row_got: float = 0.0       # ... and that candidate row sum
 
-    def add_bad(self, bad, start: int) -> None:
+    def add_bad(self, bad, start: int) -> int:
+        """Counts a piece's failing elements (returned) and keeps the first one's position."""
         n = int(bad.sum())
         if n and not self.bad:
             self.first_bad = start + int(bad.nonzero()[0])
         self.bad += n
+        return n
 
     def add_whole(self, r, o, finite, abs_d, tiny: float, row: int) -> None:
         import torch

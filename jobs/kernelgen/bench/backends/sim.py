@@ -701,8 +701,8 @@ class SimBackend(Backend):
         keys = tiling_keys(texts)
         ktype = sim_cube.kernel_type(texts)
         idle_aic = sim_cube.aic_idle(texts)
-        tpl = sim_tpl.declaration(dump, task.op_name) if sim_tpl.is_template_entry(main_k.read_text(errors="replace"),
-                                                                                   task.kernel_name) else None
+        main_text = texts[kfiles.index(main_k)]
+        tpl = sim_tpl.declaration(dump, task.op_name) if sim_tpl.is_template_entry(main_text, task.kernel_name) else None
         if tpl is not None:
             ktype = sim_tpl.kernel_type(tpl, ktype)
         cores = sim_cube.builds_of(ktype, idle_aic)
@@ -723,9 +723,9 @@ class SimBackend(Backend):
                     (work / "ascsim_tiling.h").read_text())
         units = []
         for i, (macros, cols) in enumerate(dtype_combos(opdef)):
+          insts = None if tpl is None else sim_tpl.instances(tpl, opdef, cols[0], GE_CTYPES)
           for core in cores:
             tu = work / f"kernel_{i}{'_aic' if core == 'AIC' else ''}.cpp"
-            insts = None if tpl is None else sim_tpl.instances(tpl, opdef, cols[0], GE_CTYPES)
             tu.write_text(kernel_tu(task.op_name, task.kernel_name, str(kworks[core] / main_k.name), macros, cols, keys, i,
                                     core, ktype, idle_aic, insts))
             units.append((_sha(headers_hash(*KERNEL_HEADERS), kctx, tu.read_text(), *kflags), tu,
