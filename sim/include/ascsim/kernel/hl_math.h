@@ -14,6 +14,7 @@
 #include <vector>
 #include "engine.h"
 #include "tpipe.h"
+#include "../hl_common.h"
 
 namespace ascsim {
 inline uint32_t hl_min_tmp(uint32_t live) { return live * 256u; }
@@ -150,42 +151,83 @@ ASCSIM_HL_POWER(const LocalTensor<T>&, const T&, src0.addr_[i], src1, &src0, sta
 ASCSIM_HL_POWER(const T&, const LocalTensor<T>&, src0, src1.addr_[i], &src1, static_cast<const LocalTensor<T>*>(nullptr))
 #undef ASCSIM_HL_POWER
 
-// BroadCast<T, dim, axis>: numpy-style broadcast of srcShape (1 along `axis`) to dstShape, dim 1 or 2.
-// Operands may alias (the source is read completely first). Needs 32-byte aligned rows along the last axis.
+// Broadcast<T, dim, axis> (documented name; BroadCast is the older spelling kernels still use): repeats src along
+// `axis` (0: [1, k] -> [m, k]; 1: [m, 1] -> [m, k]; dim 1: one element -> n). Atlas A2: int8_t, uint8_t, half, float;
+// with dim 2 and axis 0 the row (srcShape[1]) must be 32-byte aligned, with axis 1 the output rows are dense and may
+// be unaligned. The docs forbid src and dst to overlap; the device still reads the source completely first and
+// answers broadcast in place (NPUKernelBench RmsNorm-family), so an overlap is allowed here. The temporary buffer
+// must hold what GetBroadCastMaxMinTmpSize reports (host/hl_tiling.h, ascsim::broadcast_min_tmp).
 template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
-__aicore__ inline void BroadCast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const uint32_t dstShape[dim],
+__aicore__ inline void Broadcast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const uint32_t dstShape[dim],
                                  const uint32_t srcShape[dim], const LocalTensor<uint8_t>* tmp) {
-    static_assert(dim == 1 || dim == 2, "BroadCast supports dim 1 and 2");
-    static_assert(axis >= 0 && axis < dim, "BroadCast: axis out of range");
+    static_assert(dim == 1 || dim == 2, "Broadcast supports dim 1 and 2");
+    static_assert(axis == 0 || axis == 1, "Broadcast supports axis 0 and 1");
+    static_assert(axis < dim, "Broadcast: axis out of range for dim");
+    static_assert(std::is_same_v<T, int8_t> || std::is_same_v<T, uint8_t> || std::is_same_v<T, half> || std::is_same_v<T, float>,
+                  "Broadcast supports int8_t, uint8_t, half and float on Atlas A2");
     uint32_t total = 1, stotal = 1;
     for (int i = 0; i < dim; ++i) {
         if (srcShape[i] != dstShape[i] && srcShape[i] != 1)
-            ::ascsim::fail("BroadCast", "Failed to check shape", "srcShape must equal dstShape or be 1 on every axis");
+            ::ascsim::fail("Broadcast", "Failed to check shape", "srcShape must equal dstShape or be 1 on every axis");
         if (i != axis && srcShape[i] != dstShape[i])
-            ::ascsim::fail("BroadCast", "Failed to check shape", "only the broadcast axis may differ");
+            ::ascsim::fail("Broadcast", "Failed to check shape", "only the broadcast axis may differ");
         total *= dstShape[i];
         stotal *= srcShape[i];
     }
-    if (dim == 2 && axis == 1 && (dstShape[1] * sizeof(T)) % 32)
-        ::ascsim::fail("BroadCast", "Failed to check shape", "the last axis of dstShape must be 32-byte aligned");
+    if (dim == 2 && axis == 0 && (uint64_t(srcShape[1]) * sizeof(T)) % 32)
+        ::ascsim::fail("Broadcast", "Failed to check shape",
+                       "with dim 2 and axis 0, srcShape[1] * sizeof(T) must be a multiple of 32 bytes, got " +
+                           std::to_string(uint64_t(srcShape[1]) * sizeof(T)));
+    if (total == 0) return;
     // the source is only read (it may be a tensor other pipes read at the same time); the destination is written
-    ::ascsim::check_src("BroadCast", srcLocal, stotal);
-    ::ascsim::hl_check("BroadCast", dstLocal, static_cast<const LocalTensor<T>*>(nullptr), total, tmp, 1);
+    ::ascsim::check_src("Broadcast", srcLocal, stotal);
+    ::ascsim::check_dst("Broadcast", dstLocal, total);
+    const uint32_t need = ::ascsim::broadcast_min_tmp(uint32_t(sizeof(T)), dim == 2 ? dstShape[0] : 1,
+                                                      dim == 2 ? dstShape[1] : dstShape[0], stotal, axis);
+    if (tmp) {
+        ::ascsim::check_ub_aligned("Broadcast", tmp->addr_);
+        if (tmp->GetSize() < need)
+            ::ascsim::fail("Broadcast", "sharedTmpBuffer is too small",
+                           "the API needs at least " + std::to_string(need) + " B of temporary buffer "
+                           "(GetBroadCastMaxMinTmpSize minValue) but got " + std::to_string(tmp->GetSize()) + " B");
+        if (tmp->GetSize()) {
+            ::ascsim::check_ub("Broadcast", tmp->addr_, tmp->GetSize());
+            ::ascsim::sync_v_write("Broadcast", tmp->addr_, tmp->GetSize());
+        }
+    } else {
+        auto* pipe = GetTPipePtr();
+        uint32_t used = pipe ? std::min(pipe->UsedBytes(), ::ascsim::core().ub_size) : 0;
+        if (::ascsim::core().ub_size - used < need)
+            ::ascsim::fail("Broadcast", "no UB left for the API's temporary buffer",
+                           "without sharedTmpBuffer the API uses the UB after the last InitBuffer (" +
+                               std::to_string(::ascsim::core().ub_size - used) + " B free) but needs " + std::to_string(need) + " B");
+    }
     std::vector<T> s(srcLocal.addr_, srcLocal.addr_ + stotal);
-    if (dim == 1) { for (uint32_t i = 0; i < total; ++i) dstLocal.addr_[i] = s[0]; return; }
+    if (dim == 1) { for (uint32_t i = 0; i < total; ++i) dstLocal.addr_[i] = s[stotal == 1 ? 0 : i]; return; }
     for (uint32_t r = 0; r < dstShape[0]; ++r)
         for (uint32_t c = 0; c < dstShape[1]; ++c)
-            dstLocal.addr_[size_t(r) * dstShape[1] + c] = axis == 0 ? s[c] : s[r];
+            dstLocal.addr_[size_t(r) * dstShape[1] + c] = s[axis == 0 ? (srcShape[0] == 1 ? c : size_t(r) * dstShape[1] + c)
+                                                                        : (srcShape[1] == 1 ? r : size_t(r) * dstShape[1] + c)];
+}
+template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
+__aicore__ inline void Broadcast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const uint32_t dstShape[dim],
+                                 const uint32_t srcShape[dim], LocalTensor<uint8_t>& sharedTmpBuffer) {
+    Broadcast<T, dim, axis, isReuseSource>(dstLocal, srcLocal, dstShape, srcShape, &sharedTmpBuffer);
+}
+template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
+__aicore__ inline void Broadcast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const uint32_t dstShape[dim],
+                                 const uint32_t srcShape[dim]) {
+    Broadcast<T, dim, axis, isReuseSource>(dstLocal, srcLocal, dstShape, srcShape, static_cast<const LocalTensor<uint8_t>*>(nullptr));
 }
 template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
 __aicore__ inline void BroadCast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const uint32_t dstShape[dim],
                                  const uint32_t srcShape[dim], LocalTensor<uint8_t>& sharedTmpBuffer) {
-    BroadCast<T, dim, axis, isReuseSource>(dstLocal, srcLocal, dstShape, srcShape, &sharedTmpBuffer);
+    Broadcast<T, dim, axis, isReuseSource>(dstLocal, srcLocal, dstShape, srcShape, &sharedTmpBuffer);
 }
 template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
 __aicore__ inline void BroadCast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const uint32_t dstShape[dim],
                                  const uint32_t srcShape[dim]) {
-    BroadCast<T, dim, axis, isReuseSource>(dstLocal, srcLocal, dstShape, srcShape, static_cast<const LocalTensor<uint8_t>*>(nullptr));
+    Broadcast<T, dim, axis, isReuseSource>(dstLocal, srcLocal, dstShape, srcShape, static_cast<const LocalTensor<uint8_t>*>(nullptr));
 }
 
 }  // namespace AscendC
