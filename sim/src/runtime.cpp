@@ -357,6 +357,13 @@ void set_flag(int evt, int id, const char* api) {
                      "consume one SetFlag, the order the pipes usually run in)");
     if (f < 255) ++f;
 }
+void print_record(const char* data, size_t bytes) {
+    static std::mutex mu;
+    std::lock_guard<std::mutex> lock(mu);
+    std::fwrite(data, 1, bytes, stdout);
+    std::fflush(stdout);
+}
+
 void wait_flag(int evt, int id, const char* api) {
     if (id < 0 || id >= kMaxEventId) fail(api, "Failed to check eventID value", "event id " + std::to_string(id) + " outside 0 ~ 7");
     uint8_t& f = core().flags[evt % kNumHardEvents][id];

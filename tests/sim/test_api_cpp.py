@@ -2,12 +2,14 @@
 repeat engine, reductions, data movement units and strict checks. tests/sim/cpp/cube_api_test.cpp: the cube data
 path against a naive GEMM, Fixpipe quantisation/relu, raw intrinsics, high-level math and their strict checks.
 tests/sim/cpp/hl_shape_api_test.cpp: the pattern reductions, CumSum and Broadcast against the docs' worked examples,
-with the host functions that size their temporary buffers."""
+with the host functions that size their temporary buffers. tests/sim/cpp/pool_sync_debug_test.cpp: TBufPool, TQueSync,
+printf, the CTRL register and the tiling-copy macros."""
 from .conftest import REPO, run_cpp_driver
 
 SRC = REPO / "tests" / "sim" / "cpp" / "api_test.cpp"
 CUBE_SRC = REPO / "tests" / "sim" / "cpp" / "cube_api_test.cpp"
 HL_SHAPE_SRC = REPO / "tests" / "sim" / "cpp" / "hl_shape_api_test.cpp"
+POOL_SYNC_DEBUG_SRC = REPO / "tests" / "sim" / "cpp" / "pool_sync_debug_test.cpp"
 
 
 def test_kernel_api_semantics():
@@ -22,3 +24,16 @@ def test_cube_and_high_level_api_semantics():
 
 def test_shape_driven_high_level_apis():
     run_cpp_driver(HL_SHAPE_SRC)
+
+
+def test_pools_sync_printf_and_ctrl():
+    r = run_cpp_driver(POOL_SYNC_DEBUG_SRC)
+    lines = [ln for ln in r.stdout.splitlines() if ln.startswith("[")]
+    # the argument's type decides the conversion (an int8 for %d, an int64 for %ld, half for %f); a conversion with
+    # no argument prints nothing; the prefix names the core; a record past the per-core budget is dropped
+    assert lines == ["[AIV Block 0/1] ints -5 1099511627776 65535 ff|",
+                     "[AIV Block 0/1] floats 1.500000 2.25   3.0|",
+                     "[AIV Block 0/1] str ok pct % missing |",
+                     "[AIV Block 3/8] unqualified 7|"], r.stdout
+    assert "hands out 1056 B" in r.stderr            # the pool overrun warns
+    assert "saturation mode (CTRL[48] = 0) is not simulated" in r.stderr

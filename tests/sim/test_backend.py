@@ -55,6 +55,9 @@ def test_preprocess_renames_entry_and_strips_bisheng_syntax():
 def test_tiling_keys_literals_only():
     assert tiling_keys(["if (TILING_KEY_IS(1)) {} else if (TILING_KEY_IS(20UL)) {}"]) == [1, 20]
     assert tiling_keys(["if (TILING_KEY_IS(KEY_HALF)) {}"]) == []
+    # TILING_KEY_LIST(k1, k2) selects either key: both get a kernel
+    assert tiling_keys(["if (TILING_KEY_LIST(3, 7)) {} else if (TILING_KEY_IS(1)) {}"]) == [1, 3, 7]
+    assert tiling_keys(["if (TILING_KEY_LIST(3, K)) {}"]) == []
 
 
 def test_generated_tiling_struct_and_dtype_columns():

@@ -54,6 +54,10 @@ struct CoreCtx {
     SyncState* sync = nullptr;
     QueueRef queues[kMaxQueues] = {};            // the TQue/TQueBind objects bound on this core
     int n_queues = 0;
+    // CTRL special register (SetCtrlSpr / SetSaturationFlag). Bit 48 set: half/bf16 arithmetic keeps inf/NaN, which
+    // is what the simulator computes (see AscendC::SetCtrlSpr in kernel/sys.h).
+    uint64_t ctrl = 1ull << 48;
+    uint32_t printf_bytes = 0;                    // what AscendC::printf wrote on this core (30 KB per core)
 };
 
 CoreCtx& core();

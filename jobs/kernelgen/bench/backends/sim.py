@@ -228,6 +228,7 @@ def verified(target: Path) -> bool:
 _ENTRY_RX = r'(?:extern\s*"C"\s*)?(?:__global__\s+__aicore__|__aicore__\s+__global__)\s+void\s+{name}\s*\('
 _LAUNCH_RX = re.compile(r"\b\w+\s*<<<[^;]*?>>>\s*\([^;]*\)\s*;")
 _KEY_RX = re.compile(r"TILING_KEY_IS\s*\(\s*([^)]*?)\s*\)")
+_KEY_LIST_RX = re.compile(r"TILING_KEY_LIST\s*\(([^)]*)\)")
 
 
 def preprocess_kernel(text: str, kernel_name: str | None) -> str:
@@ -240,10 +241,10 @@ def preprocess_kernel(text: str, kernel_name: str | None) -> str:
 
 
 def tiling_keys(texts: list[str]) -> list[int]:
-    """Literal TILING_KEY_IS keys; [] (no check) when a key is not a plain literal."""
+    """Literal TILING_KEY_IS / TILING_KEY_LIST keys; [] (no check) when a key is not a plain literal."""
     keys = []
     for t in texts:
-        for k in _KEY_RX.findall(t):
+        for k in [*_KEY_RX.findall(t), *(k.strip() for ks in _KEY_LIST_RX.findall(t) for k in ks.split(","))]:
             k = k.rstrip("uUlL")
             if not re.fullmatch(r"\d+", k):
                 return []

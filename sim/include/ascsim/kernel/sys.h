@@ -3,6 +3,7 @@
 #define ASCSIM_ASCSIM_KERNEL_SYS_H_
 #include <string>
 #include "engine.h"
+#include "debug_print.h"
 
 namespace ascsim {
 void set_flag(int evt, int id, const char* api);
@@ -38,6 +39,8 @@ __aicore__ inline int64_t GetSubBlockIdx() { return ::ascsim::core().sub_block_i
 __aicore__ inline int64_t GetSubBlockNum() { return ::ascsim::core().sub_block_num; }
 __aicore__ inline int64_t GetTaskRatio() { return ::ascsim::core().sub_block_num; }
 __aicore__ inline int64_t GetSystemCycle() { return 0; }
+// A DataBlock, the unit of the vector instructions' strides: 32 bytes on Atlas A2.
+__aicore__ inline constexpr int16_t GetDataBlockSizeInBytes() { return 32; }
 
 template <HardEvent event> __aicore__ inline void SetFlag(int32_t eventID) {
     ::ascsim::set_flag(int(event), eventID, "SetFlag");
@@ -49,6 +52,24 @@ template <HardEvent event> __aicore__ inline void WaitFlag(int32_t eventID) {
     if (int(event) < ::ascsim::kNumEventPipes)
         ::ascsim::sync_wait(::ascsim::kEventPipes[int(event)].src, ::ascsim::kEventPipes[int(event)].dst, eventID);
 }
+// TQueSync<src, dst>: SetFlag/WaitFlag between two pipes by their pipe_t names (ids 0-7), the same flags as
+// SetFlag<HardEvent> for that pair.
+template <pipe_t src, pipe_t dst> class TQueSync {
+public:
+    __aicore__ inline void SetFlag(int8_t id) {
+        ::ascsim::set_flag(::ascsim::hard_event_of(src, dst), id, "TQueSync::SetFlag");
+        ::ascsim::sync_set(int(src), int(dst), int(id));
+    }
+    __aicore__ inline void WaitFlag(int8_t id) {
+        ::ascsim::wait_flag(::ascsim::hard_event_of(src, dst), id, "TQueSync::WaitFlag");
+        ::ascsim::sync_wait(int(src), int(dst), int(id));
+    }
+};
+// DataSyncBarrier<arg>: waits for the core's earlier memory accesses (GM, UB, or both). Simulated cores complete
+// every access before the next instruction, so there is nothing to wait for.
+enum class MemDsbT : uint8_t { ALL = 0, DDR = 1, UB = 2, SEQ = 3 };
+template <MemDsbT arg0> __aicore__ inline void DataSyncBarrier() {}
+
 template <pipe_t pipe> __aicore__ inline void PipeBarrier() {
     static_assert(pipe != PIPE_S, "PipeBarrier<PIPE_S> is not allowed");
     ::ascsim::sync_barrier_pipe(int(pipe));   // only PIPE_ALL orders different pipes
@@ -95,6 +116,35 @@ __aicore__ inline void InitSocState() {
     c.mask[0] = c.mask[1] = ~0ull;
 }
 
+// The CTRL special register. Atlas A2 exposes bit 48 only: the saturation mode of half/bfloat16 arithmetic and
+// float-to-float conversion (1: inf and NaN results are kept; 0: inf becomes +-MAX and NaN 0). The docs give two
+// defaults (the register table 0, the vector boundary tables inf/NaN kept); the simulator always computes with
+// inf/NaN kept, so the register reads 1 at launch, and a kernel that switches saturation on gets a warning: its
+// half results keep inf/NaN here where the device would saturate them.
+template <int8_t startBit, int8_t endBit> __aicore__ static inline void SetCtrlSpr(int64_t value) {
+    static_assert(0 <= startBit && startBit <= endBit && endBit <= 63, "SetCtrlSpr: bits [startBit, endBit] within 0..63");
+    static_assert(startBit == 48 && endBit == 48, "SetCtrlSpr: Atlas A2 supports CTRL[48] (saturation mode) only");
+    auto& c = ::ascsim::core();
+    c.ctrl = (c.ctrl & ~(1ull << 48)) | (uint64_t(value & 1) << 48);
+    if (!(value & 1)) ::ascsim::warn("SetCtrlSpr", "saturation mode (CTRL[48] = 0) is not simulated: half/bf16 results keep inf/NaN");
+}
+template <int8_t startBit, int8_t endBit> __aicore__ static inline int64_t GetCtrlSpr() {
+    static_assert(0 <= startBit && startBit <= endBit && endBit <= 63, "GetCtrlSpr: bits [startBit, endBit] within 0..63");
+    const uint64_t width = uint64_t(endBit - startBit + 1);
+    return int64_t((::ascsim::core().ctrl >> startBit) & (width == 64 ? ~0ull : ((1ull << width) - 1)));
+}
+enum class SaturationMode : uint8_t { FLOAT, CAST };
+// FLOAT: the CTRL[48] mode above. CAST: conversions to integers; they always saturate on Atlas A2 (the Cast tables),
+// which is what the simulator's Cast does.
+template <SaturationMode mode> __aicore__ inline void SetSaturationFlag(bool enableSat) {
+    if constexpr (mode == SaturationMode::FLOAT) SetCtrlSpr<48, 48>(enableSat ? 0 : 1);
+    else if (!enableSat) ::ascsim::warn("SetSaturationFlag", "non-saturating integer conversion is not simulated: Cast saturates");
+}
+template <SaturationMode mode> __aicore__ inline bool GetSaturationFlag() {
+    if constexpr (mode == SaturationMode::FLOAT) return GetCtrlSpr<48, 48>() == 0;
+    return true;
+}
+
 class AscendCUtils {
 public:
     template <typename T, bool isSetMask = true> __aicore__ static inline void SetMask(const uint64_t& maskHigh, const uint64_t& maskLow) {
@@ -120,7 +170,6 @@ __aicore__ inline bfloat16_t ToBfloat16(const float& v) { return bfloat16_t(v); 
 template <typename T> __aicore__ inline void DumpTensor(const LocalTensor<T>&, uint32_t, uint32_t) {}
 template <typename T> __aicore__ inline void DumpTensor(const GlobalTensor<T>&, uint32_t, uint32_t) {}
 template <typename T> __aicore__ inline void DumpTensor(const LocalTensor<T>&, uint32_t, uint32_t, const ShapeInfo&) {}
-template <class... Args> __aicore__ inline void PRINTF(Args...) {}
 __aicore__ inline void Trap() { ::ascsim::fail("Trap", "trap error", "kernel executed Trap()"); }
 
 }  // namespace AscendC
@@ -194,6 +243,20 @@ __aicore__ inline int64_t max(int64_t a, int64_t b) { return a > b ? a : b; }
     decltype(Struct::member) var; \
     ::ascsim::load_tiling(&var, sizeof(var), (const uint8_t*)(tiling) + offsetof(Struct, member), #Struct "." #member)
 #define TILING_KEY_IS(k) (::ascsim::core().tiling_key == static_cast<uint64_t>(k))
+#define TILING_KEY_LIST(k1, k2) (TILING_KEY_IS(k1) || TILING_KEY_IS(k2))
+// A stack copy of a tiling struct (or an array member) read through GET_TILING_DATA_PTR_WITH_STRUCT (the pointer, or
+// a nested struct member of it); dst_ptr points at the copy, which lives in the enclosing scope.
+namespace ascsim {
+template <class T> inline const T& tiling_ref(const T* p) { return *p; }
+template <class T> inline const T& tiling_ref(const T& v) { return v; }
+}  // namespace ascsim
+#define COPY_TILING_WITH_STRUCT(tiling_struct, src_ptr, dst_ptr) \
+    tiling_struct dst_ptr##_ascsim_copy = ::ascsim::tiling_ref(src_ptr); \
+    const tiling_struct* dst_ptr = &dst_ptr##_ascsim_copy
+#define COPY_TILING_WITH_ARRAY(arr_type, arr_count, src_ptr, dst_ptr) \
+    arr_type dst_ptr##_ascsim_copy[arr_count]; \
+    std::memcpy(dst_ptr##_ascsim_copy, (src_ptr), sizeof(arr_type) * (arr_count)); \
+    arr_type* dst_ptr = dst_ptr##_ascsim_copy
 #define ASCSIM_STR2(x) #x
 #define ASCSIM_STR(x) ASCSIM_STR2(x)
 #endif  // ASCSIM_ASCSIM_KERNEL_SYS_H_

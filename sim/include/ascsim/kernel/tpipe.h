@@ -76,6 +76,15 @@ public:
         return true;
     }
     template <TPosition pos> bool InitBuffer(TBuf<pos>& buf, uint32_t len);
+    // an outermost TBufPool: a region of its own, or the region of `shareBuf` (same start, len within it)
+    template <class T> bool InitBufPool(T& bufPool, uint32_t len) {
+        uint32_t aligned = (len + 31u) / 32u * 32u;
+        bufPool.Bind(Allocate("InitBufPool", T::kPoolPos, aligned), aligned);
+        return true;
+    }
+    template <class T, class U> bool InitBufPool(T& bufPool, uint32_t len, U& shareBuf) {
+        return bufPool.Share("TPipe::InitBufPool", len, shareBuf);
+    }
     void Destroy() {}
     void Reset() {
         used_ = 0;
@@ -319,6 +328,95 @@ private:
     }
     uint8_t* base_ = nullptr;
     uint32_t len_ = 0;
+};
+
+// TBufPool<pos, bufIDSize>: a part of the TPipe's memory that hands out queue buffers, TBufs and nested pools from
+// its start, one after another (the docs: contiguous blocks; a pool can only be split). At most bufIDSize buffers
+// (default 4, at most 16); a queue's `num` blocks count as num. A shared pool (InitBufPool(pool, len, shareBuf))
+// starts where shareBuf starts and must not be longer; its buffers overlap shareBuf's, which is the point: stages
+// that run one after another reuse the memory. Reset ends a stage; the pool and its buffers stay usable. A pool
+// that hands out more than it holds overlaps the memory after it (the device does not check): that warns. Handing
+// out a buffer does not touch its memory (TPipe::InitBufPool's region starts as garbage; a shared pool sees what the
+// pool it shares left there).
+constexpr uint32_t defaultBufIDSize = 4;
+template <TPosition pos, uint32_t bufIDSize = defaultBufIDSize> class TBufPool {
+public:
+    static_assert(bufIDSize >= 1 && bufIDSize <= 16, "TBufPool: bufIDSize is at most 16");
+    static_assert(pos == TPosition::VECIN || pos == TPosition::VECOUT || pos == TPosition::VECCALC || pos == TPosition::A1 ||
+                      pos == TPosition::B1 || pos == TPosition::C1,
+                  "TBufPool: the position is VECIN, VECOUT, VECCALC, A1, B1 or C1");
+    static constexpr TPosition kPoolPos = pos;
+    static constexpr uint32_t kBufIDSize = bufIDSize;
+    TBufPool() = default;
+    TBufPool(const TBufPool&) = delete;
+    TBufPool& operator=(const TBufPool&) = delete;
+
+    template <class T> bool InitBufPool(T& bufPool, uint32_t len) {
+        uint32_t aligned = (len + 31u) / 32u * 32u;
+        bufPool.Bind(Carve("TBufPool::InitBufPool", T::kPoolPos, aligned), aligned);
+        return true;
+    }
+    template <class T, class U> bool InitBufPool(T& bufPool, uint32_t len, U& shareBuf) {
+        return bufPool.Share("TBufPool::InitBufPool", len, shareBuf);
+    }
+    template <class Q> bool InitBuffer(Q& que, uint8_t num, uint32_t len) {
+        static_assert(Q::kIsQueue, "InitBuffer(que, num, len) expects a TQue/TQueBind");
+        if (num < 1 || num > 64) ascsim::fail_queue("TBufPool::InitBuffer", "num " + std::to_string(num) + " out of range [1, 64]");
+        uint32_t aligned = (len + 31u) / 32u * 32u;
+        Count(num);
+        que.Bind(Carve("TBufPool::InitBuffer", Q::kQuePos, uint64_t(aligned) * num), num, aligned);
+        return true;
+    }
+    template <TPosition p> bool InitBuffer(TBuf<p>& buf, uint32_t len) {
+        uint32_t aligned = (len + 31u) / 32u * 32u;
+        Count(1);
+        buf.Bind(Carve("TBufPool::InitBuffer", p, aligned), aligned);
+        return true;
+    }
+    void Reset() {}
+
+    // used by TPipe / an enclosing pool
+    void Bind(uint8_t* base, uint32_t len) {
+        if (base_) ascsim::fail_queue("InitBufPool", "the TBufPool is already initialised");
+        base_ = base; len_ = len;
+    }
+    template <class U> bool Share(const char* api, uint32_t len, U& shareBuf) {
+        uint32_t aligned = (len + 31u) / 32u * 32u;
+        if (!shareBuf.Base()) ascsim::fail_queue(api, "shareBuf is not initialised");
+        if (ascsim::is_ub_position(U::kPoolPos) != ascsim::is_ub_position(pos))
+            ascsim::fail_queue(api, "shareBuf lies in another physical memory than the new pool");
+        if (aligned > shareBuf.Length())
+            ascsim::fail_queue(api, "len " + std::to_string(aligned) + " exceeds the " + std::to_string(shareBuf.Length()) +
+                               " bytes of the shared pool");
+        Bind(shareBuf.Base(), aligned);
+        return true;
+    }
+    uint8_t* Base() const { return base_; }
+    uint32_t Length() const { return len_; }
+
+private:
+    void Count(uint32_t n) {
+        if ((ascsim::core().buffers_inited += int(n)) > 64)
+            ascsim::fail_queue("TBufPool::InitBuffer", "more than 64 buffers initialised in one kernel");
+        if ((ids_ += n) > bufIDSize)
+            ascsim::fail_queue("TBufPool::InitBuffer", "the pool hands out " + std::to_string(ids_) + " buffers, more than its bufIDSize " +
+                               std::to_string(bufIDSize));
+    }
+    uint8_t* Carve(const char* api, TPosition p, uint64_t bytes) {
+        if (!base_) ascsim::fail_queue(api, "TBufPool used before InitBufPool");
+        if (ascsim::is_ub_position(p) != ascsim::is_ub_position(pos))
+            ascsim::fail_queue(api, "the buffer's position lies in another physical memory than the pool");
+        if (used_ + bytes > len_)
+            ascsim::warn(api, "the pool of " + std::to_string(len_) + " B hands out " + std::to_string(used_ + bytes) +
+                         " B (the device does not check it: the buffer overlaps the memory after the pool)");
+        uint8_t* q = base_ + used_;
+        used_ += bytes;
+        return q;
+    }
+    uint8_t* base_ = nullptr;
+    uint32_t len_ = 0;
+    uint64_t used_ = 0;
+    uint32_t ids_ = 0;
 };
 
 template <TPosition pos> bool TPipe::InitBuffer(TBuf<pos>& buf, uint32_t len) {
