@@ -2,7 +2,8 @@
 
 Kernels and tiling code include the AscendC toolkit's own header paths: `lib/<family>/kernel_operator_<api>_intf.h`
 (high-level APIs), the older per-API aliases `lib/<api>/kernel_operator_<api>_intf.h`, `lib/<family>/<api>_tiling_intf.h`
-(host temp-size queries), and the basic-API headers (`kernel_tensor.h`, `kernel_operator_vec_binary_intf.h`, ...).
+(host temp-size queries), the newer one-header-per-API layout (`lib/math/cumsum.h`, `lib/reduce/reduce.h`,
+`lib/matrix/matmul/matmul.h`, ...), and the basic-API headers (`kernel_tensor.h`, `kernel_operator_vec_binary_intf.h`, ...).
 ascsim implements every simulated API behind `kernel_operator.h` / `tiling/tiling_api.h`, so each path forwards
 there. A high-level API that ascsim does not simulate gets a catch-all declaration whose use fails to compile with
 "ascsim: AscendC::<Api> (<path>) is not simulated" (including the header alone stays harmless, as on the device).
@@ -80,6 +81,154 @@ kernel_struct_transpose kernel_struct_unary kernel_tensor kernel_tpipe kernel_ty
 BASIC_IMPL = ["kernel_utils.h", "impl/dav_c220/kernel_operator_reg_others_impl.h"]
 
 
+# The newer install layout (CANN 8.2+: lib/ is the adv_api tree): one header per API (lib/math/cumsum.h), its
+# tiling header (lib/math/cumsum_tiling.h), config/utility headers, lib/matrix/matmul/* (a link to lib/matmul/*), and
+# the umbrella headers lib/kernel_api.h / lib/tiling_api.h. Paths from the toolkit's install layout (facts); those
+# ascsim already provides by hand are left alone.
+PUBLIC_LIB_PATHS = """
+activation/geglu.h activation/geglu_tiling.h activation/gelu.h activation/gelu_tiling.h activation/logsoftmax.h
+activation/logsoftmax_tiling.h activation/logsoftmax_tilingdata.h activation/reglu.h activation/reglu_tiling.h
+activation/sigmoid.h activation/sigmoid_tiling.h activation/silu.h activation/silu_tiling.h
+activation/simplesoftmax.h activation/softmax.h activation/softmax_tiling.h activation/softmax_tilingdata.h
+activation/softmax_utils.h activation/softmaxflash.h activation/softmaxflashv2.h activation/softmaxflashv3.h
+activation/softmaxgrad.h activation/swiglu.h activation/swiglu_tiling.h activation/swish.h
+activation/swish_tiling.h arithprogression/arithprogression.h ascend_antiquant/ascend_antiquant.h
+ascend_dequant/ascend_dequant.h ascend_quant/ascend_quant.h batchnorm/batchnorm.h broadcast/broadcast.h
+conv/common/conv_common.h conv/common/conv_forward_config.h conv/conv3d/conv3d_api.h
+conv/conv3d/conv3d_config.h conv/conv3d/conv3d_intf.h conv/conv3d/conv3d_tiling.h
+conv/conv3d/conv3d_tiling_base.h conv/conv3d/conv3d_tilingdata.h conv_backprop/common/conv3d_bp_config_base.h
+conv_backprop/conv3d_bp_filter_api.h conv_backprop/conv3d_bp_filter_config.h
+conv_backprop/conv3d_bp_filter_intf.h conv_backprop/conv3d_bp_filter_tiling.h
+conv_backprop/conv3d_bp_filter_tiling_base.h conv_backprop/conv3d_bp_filter_tilingdata.h
+conv_backprop/conv3d_bp_input_api.h conv_backprop/conv3d_bp_input_config.h conv_backprop/conv3d_bp_input_intf.h
+conv_backprop/conv3d_bp_input_tiling.h conv_backprop/conv3d_bp_input_tiling_base.h
+conv_backprop/conv3d_bp_input_tilingdata.h conv_backprop/conv3d_bp_tiling_base.h cube_group/cube_group_intf.h
+deepnorm/deepnorm.h dropout/dropout.h filter/dropout.h filter/dropout_tiling.h gelu/gelu.h hccl/hccl.h
+hccl/hccl_common.h hccl/hccl_tiling.h hccl/hccl_tilingdata.h hccl/internal/hccl.h hccl/internal/hccl_mc2.h
+hccl/internal/hccl_msg.h hccl/internal/hccl_tiling_msg.h
+hccl/internal/hcomm/externel_depends/tsch/hcomm_task_scheduler_error.h
+hccl/internal/hcomm/externel_depends/tsch/hcomm_task_struct.h
+hccl/internal/hcomm/externel_depends/tsch/hcomm_tsch_defines.h
+hccl/internal/hcomm/externel_depends/tsch/hcomm_tsch_defines_profiling.h
+hccl/internal/hcomm/externel_depends/tsch/task_scheduler_error.h
+hccl/internal/hcomm/externel_depends/tsch/task_struct.h
+hccl/internal/hcomm/externel_depends/tsch/tsch_defines.h
+hccl/internal/hcomm/externel_depends/tsch/tsch_defines_profiling.h hccl/internal/hcomm/hccl/hccl_comm.h
+hccl/internal/hcomm/hccl/hccl_rank_graph.h hccl/internal/hcomm/hccl/hccl_res.h
+hccl/internal/hcomm/hccl/hccl_types.h hccl/internal/hcomm/hccl_tbe_task.h
+hccl/internal/hcomm/hcomm_primitives.h hccl/internal/hcomm/hcomm_res_defs.h
+hccl/internal/hcomm/pkg_inc/hccl/base.h hccl/internal/hcomm/pkg_inc/hccl/dtype_common.h
+hccl/internal/hcomm/pkg_inc/hccl/hccl_diag.h hccl/internal/hcomm/pkg_inc/hccl/hccl_inner.h
+hccl/internal/hcomm/pkg_inc/hccl/hccl_res_expt.h hccl/internal/hcomm/pkg_inc/hccl/hcom.h
+hccl/internal/hcomm/pkg_inc/hccl/hcomm_diag.h hccl/internal/hcomm/pkg_inc/hccl/workflow.h
+hccl/internal/hcomm/pkg_inc/hcomm/ccu/ccu_assist_pub.h hccl/internal/hcomm/pkg_inc/hcomm/ccu/ccu_common.h
+hccl/internal/hcomm/pkg_inc/hcomm/ccu/ccu_condition_v1.h
+hccl/internal/hcomm/pkg_inc/hcomm/ccu/ccu_datatype_v1.h hccl/internal/hcomm/pkg_inc/hcomm/ccu/ccu_funccall_v1.h
+hccl/internal/hcomm/pkg_inc/hcomm/ccu/ccu_instr_info_v1.h
+hccl/internal/hcomm/pkg_inc/hcomm/ccu/ccu_interface_assist_v1.h
+hccl/internal/hcomm/pkg_inc/hcomm/ccu/ccu_kernel.h hccl/internal/hcomm/pkg_inc/hcomm/ccu/ccu_kernel_arg.h
+hccl/internal/hcomm/pkg_inc/hcomm/ccu/ccu_kernel_resource.h
+hccl/internal/hcomm/pkg_inc/hcomm/ccu/ccu_kernel_signature.h
+hccl/internal/hcomm/pkg_inc/hcomm/ccu/ccu_loopblock_v1.h
+hccl/internal/hcomm/pkg_inc/hcomm/ccu/ccu_loopcall_v1.h
+hccl/internal/hcomm/pkg_inc/hcomm/ccu/ccu_loopgroupcall_v1.h
+hccl/internal/hcomm/pkg_inc/hcomm/ccu/ccu_microcode_v1.h
+hccl/internal/hcomm/pkg_inc/hcomm/ccu/ccu_operator_v1.h hccl/internal/hcomm/pkg_inc/hcomm/ccu/ccu_rep_arg_v1.h
+hccl/internal/hcomm/pkg_inc/hcomm/ccu/ccu_rep_base_v1.h
+hccl/internal/hcomm/pkg_inc/hcomm/ccu/ccu_rep_block_v1.h
+hccl/internal/hcomm/pkg_inc/hcomm/ccu/ccu_rep_context_v1.h
+hccl/internal/hcomm/pkg_inc/hcomm/ccu/ccu_rep_funcblock_v1.h
+hccl/internal/hcomm/pkg_inc/hcomm/ccu/ccu_rep_funccall_v1.h
+hccl/internal/hcomm/pkg_inc/hcomm/ccu/ccu_rep_jump_v1.h
+hccl/internal/hcomm/pkg_inc/hcomm/ccu/ccu_rep_jumplabel_v1.h
+hccl/internal/hcomm/pkg_inc/hcomm/ccu/ccu_rep_loopblock_v1.h
+hccl/internal/hcomm/pkg_inc/hcomm/ccu/ccu_rep_loopcall_v1.h
+hccl/internal/hcomm/pkg_inc/hcomm/ccu/ccu_rep_reference_manager_v1.h
+hccl/internal/hcomm/pkg_inc/hcomm/ccu/ccu_rep_type_v1.h hccl/internal/hcomm/pkg_inc/hcomm/ccu/ccu_repeat_v1.h
+hccl/internal/hcomm/pkg_inc/hcomm/ccu/ccu_res_repo.h hccl/internal/hcomm/pkg_inc/hcomm/ccu/ccu_task_arg_v1.h
+hccl/internal/hcomm/pkg_inc/hcomm/ccu/ccu_task_param_v1.h hccl/internal/hcomm/pkg_inc/hcomm/ccu/hccl_ccu_res.h
+hcomm/hcomm.h hcomm/hcomm_common.h index/arithprogression.h index/arithprogression_tiling.h
+init_global_memory/init_global_memory.h kernel_api.h layernorm/layernorm.h layernormgrad/layernormgrad.h
+layernormgrad/layernormgradbeta.h math/acos.h math/acos_tiling.h math/acosh.h math/acosh_tiling.h math/asin.h
+math/asin_tiling.h math/asinh.h math/asinh_tiling.h math/atan.h math/atan_tiling.h math/atan_utils.h
+math/atanh.h math/atanh_tiling.h math/axpy.h math/axpy_tiling.h math/bitwise_and.h math/bitwise_and_tiling.h
+math/bitwise_and_utils.h math/bitwise_not.h math/bitwise_not_tiling.h math/bitwise_not_utils.h
+math/bitwise_or.h math/bitwise_or_tiling.h math/bitwise_or_utils.h math/bitwise_xor.h math/bitwise_xor_tiling.h
+math/bitwise_xor_utils.h math/ceil.h math/ceil_tiling.h math/clamp.h math/clamp_tiling.h math/clamp_utils.h
+math/cos.h math/cos_tiling.h math/cos_utils.h math/cosh.h math/cosh_tiling.h math/cumsum.h math/cumsum_tiling.h
+math/cumsum_utils.h math/digamma.h math/digamma_tiling.h math/erf.h math/erf_tiling.h math/erf_utils.h
+math/erfc.h math/erfc_tiling.h math/exp.h math/exp_tiling.h math/floor.h math/floor_tiling.h math/fma.h
+math/fma_tiling.h math/fma_utils.h math/fmod.h math/fmod_tiling.h math/fmod_utils.h math/frac.h
+math/frac_tiling.h math/geglu.h math/geglu_tiling.h math/geglu_tiling_intf.h math/hypot.h math/hypot_tiling.h
+math/is_finite.h math/is_inf.h math/is_inf_tiling.h math/is_inf_utils.h math/is_nan.h math/is_nan_tiling.h
+math/is_nan_utils.h math/kernel_operator_geglu_intf.h math/lgamma.h math/lgamma_tiling.h math/log.h
+math/log_tiling.h math/logical_and.h math/logical_and_tiling.h math/logical_and_utils.h math/logical_ands.h
+math/logical_ands_tiling.h math/logical_ands_utils.h math/logical_not.h math/logical_not_tiling.h
+math/logical_not_utils.h math/logical_or.h math/logical_or_tiling.h math/logical_or_utils.h math/logical_ors.h
+math/logical_ors_tiling.h math/logical_ors_utils.h math/logical_xor.h math/logical_xor_tiling.h
+math/logical_xor_utils.h math/philox.h math/philox_utils.h math/power.h math/power_tiling.h math/rint.h
+math/rint_tiling.h math/rint_utils.h math/round.h math/round_tiling.h math/sign.h math/sign_tiling.h math/sin.h
+math/sin_tiling.h math/sin_utils.h math/sincos.h math/sincos_tiling.h math/sincos_utils.h math/sinh.h
+math/sinh_tiling.h math/tan.h math/tan_tiling.h math/tanh.h math/tanh_tiling.h math/tanh_utils.h math/trunc.h
+math/trunc_tiling.h math/where.h math/where_tiling.h math/xor.h math/xor_tiling.h matmul/bmm_tiling.h
+matmul/constant_tiling.h matmul/matmul.h matmul/matmul_client.h matmul/matmul_config.h matmul/matmul_intf.h
+matmul/matmul_tiling.h matmul/matmul_tiling_base.h matmul/matmul_tilingdata.h matmul/tiling.h
+matrix/matmul/bmm_tiling.h matrix/matmul/constant_tiling.h matrix/matmul/matmul.h matrix/matmul/matmul_client.h
+matrix/matmul/matmul_config.h matrix/matmul/matmul_intf.h matrix/matmul/matmul_tiling.h
+matrix/matmul/matmul_tiling_base.h matrix/matmul/matmul_tilingdata.h mean/mean.h normalization/batchnorm.h
+normalization/batchnorm_tiling.h normalization/batchnorm_tilingdata.h normalization/deepnorm.h
+normalization/deepnorm_tiling.h normalization/deepnorm_tilingdata.h normalization/groupnorm.h
+normalization/groupnorm_tiling.h normalization/groupnorm_tilingdata.h normalization/layernorm.h
+normalization/layernorm_grad_beta_tiling.h normalization/layernorm_grad_beta_tilingdata.h
+normalization/layernorm_grad_tiling.h normalization/layernorm_grad_tilingdata.h
+normalization/layernorm_tiling.h normalization/layernorm_tilingdata.h normalization/layernorm_utils.h
+normalization/layernormgrad.h normalization/layernormgrad_utils.h normalization/layernormgradbeta.h
+normalization/normalize.h normalization/normalize_tiling.h normalization/normalize_utils.h
+normalization/rmsnorm.h normalization/rmsnorm_tiling.h normalization/rmsnorm_tilingdata.h
+normalization/welfordfinalize.h normalization/welfordfinalize_tiling.h normalization/welfordfinalize_utils.h
+normalize/normalize.h pad/broadcast.h pad/broadcast_tiling.h pad/broadcast_utils.h pad/pad.h pad/pad_tiling.h
+pad/pad_tilingdata.h quantization/antiquantize.h quantization/antiquantize_tiling.h
+quantization/ascend_antiquant.h quantization/ascend_antiquant_tiling.h quantization/ascend_antiquant_utils.h
+quantization/ascend_dequant.h quantization/ascend_dequant_tiling.h quantization/ascend_dequant_utils.h
+quantization/ascend_quant.h quantization/ascend_quant_tiling.h quantization/ascend_quant_utils.h
+quantization/dequantize.h quantization/dequantize_tiling.h quantization/quantize.h
+quantization/quantize_tiling.h quantization/quantize_utils.h reduce/mean.h reduce/mean_tiling.h
+reduce/mean_utils.h reduce/reduce.h reduce/reduce_common.h reduce/reduce_tiling.h reduce/reduce_xor_sum.h
+reduce/reduce_xor_sum_tiling.h reduce/sum.h reduce/sum_tiling.h reduce/sum_utils.h reglu/reglu.h
+rmsnorm/rmsnorm.h select/selectwithbytesmask.h select/selectwithbytesmask_tiling.h sigmoid/sigmoid.h
+silu/silu.h softmax/logsoftmax.h softmax/simplesoftmax.h softmax/softmax.h softmax/softmaxflashv2.h
+softmax/softmaxflashv3.h softmax/softmaxgrad.h sort/sort.h sort/sort_utils.h sort/sort_utils_constants.h
+sort/topk.h sort/topk_tiling.h sort/topk_tilingdata.h sort/topk_utils.h sort/topk_utils_constants.h sum/sum.h
+swiglu/swiglu.h swish/swish.h tiling_api.h topk/topk.h transpose/confusion_transpose.h
+transpose/confusion_transpose_tiling.h transpose/confusion_transpose_tilingdata.h transpose/transdata.h
+transpose/transdata_common.h transpose/transdata_tiling.h utils/init_global_memory.h utils/types.h
+welfordfinalize/kernel_operator_welfordfinalize_intf.h welfordfinalize/welfordfinalize.h xor/xor.h
+""".split()
+# AscendC names the per-API headers of that layout declare, beyond the FAMILIES tokens (file stem -> names)
+STEM_NAMES: dict[str, tuple[str, ...]] = {
+    "bitwise_and": ("BitwiseAnd",), "bitwise_not": ("BitwiseNot",), "bitwise_or": ("BitwiseOr",),
+    "bitwise_xor": ("BitwiseXor",), "cumsum": ("CumSum",), "fma": ("Fma",), "fmod": ("Fmod",), "hypot": ("Hypot",),
+    "is_finite": ("IsFinite",), "is_inf": ("IsInf",), "is_nan": ("IsNan",), "logical_and": ("LogicalAnd",),
+    "logical_ands": ("LogicalAnds",), "logical_not": ("LogicalNot",), "logical_or": ("LogicalOr",),
+    "logical_ors": ("LogicalOrs",), "logical_xor": ("LogicalXor",), "rint": ("Rint",), "sincos": ("SinCos",),
+    "where": ("Where",), "reduce": ("ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceAny",
+                                    "ReduceAll"),
+    "reduce_xor_sum": ("ReduceXorSum",), "groupnorm": ("GroupNorm",), "normalize": ("Normalize",),
+    "broadcast": ("Broadcast",), "softmaxflashv3": ("SoftmaxFlashV3",), "softmaxgrad": ("SoftmaxGrad", "SoftmaxGradFront"),
+    "sort": ("Sort",), "transdata": ("TransData",), "init_global_memory": ("InitGlobalMemory",),
+}
+# of those, the ones whose docs list no Atlas A2 support (the simulator models A2)
+NOT_ON_A2 = {"BitwiseAnd", "BitwiseNot", "IsFinite", "IsInf", "IsNan", "LogicalAnd", "LogicalNot", "LogicalOr", "SinCos",
+             "Where"}
+# families of the layout that ascsim does not simulate at all: their headers stop the build naming the family
+NOT_SIMULATED_FAMILIES = {
+    "hccl": "HCCL collective communication from kernels", "hcomm": "HCCL collective communication from kernels",
+    "conv": "the Conv3D high-level API", "conv_backprop": "the Conv3D backprop high-level APIs",
+    "cube_group": "cube group management (CubeResGroupHandle)",
+}
+HOST_SUFFIXES = ("_tiling.h", "_tilingdata.h", "_tiling_intf.h", "_tiling_base.h")
+
+
 # Toolkit layers ascsim does not simulate: their headers stop the build with a message naming what is missing.
 BUILTIN_L0 = ("a built-in l0 op of the toolkit's aclnn layer that ascsim does not simulate (it runs Contiguous, "
               "ViewCopy, Cast, Reshape, Transpose and BroadcastTo, and launches of the build's own ops)")
@@ -124,7 +273,7 @@ def not_simulated(rel: str, names: tuple[str, ...]) -> str:
            "namespace ascsim { template <class...> inline constexpr bool always_false = false; }", "#endif",
            "namespace AscendC {"]
     for n in names:
-        msg = f"ascsim: AscendC::{n} ({rel}) is not simulated"
+        msg = f"ascsim: AscendC::{n} ({rel}) is not simulated" + (" (its docs list no Atlas A2 support)" if n in NOT_ON_A2 else "")
         g = f"ASCSIM_NOT_SIMULATED_{n}"
         out += [f"#ifndef {g}", f"#define {g}"]
         for params in ("class... A", "class T, class... A", "class T, bool B0, class... A",
@@ -160,6 +309,24 @@ def main() -> None:
         files[rel] = forward(rel, "kernel_operator.h")
     for rel, target in {**HOST_FORWARDS, **OP_API_FORWARDS}.items():
         files[rel] = forward(rel, target)
+    tokens = {tok.replace("_", ""): names for apis in FAMILIES.values() for tok, names in apis.items()}
+    for path in PUBLIC_LIB_PATHS:
+        rel = f"lib/{path}"
+        if rel in files:
+            continue
+        fam, stem = path.split("/")[0], Path(path).stem
+        if fam in NOT_SIMULATED_FAMILIES:
+            g = guard(rel)
+            files[rel] = (f"{MARK}// toolkit path {rel}\n#ifndef {g}\n#define {g}\n"
+                          f"#error \"ascsim: {rel}: {NOT_SIMULATED_FAMILIES[fam]} is not simulated\"\n#endif  // {g}\n")
+        elif path == "tiling_api.h" or path.endswith(HOST_SUFFIXES):
+            files[rel] = forward(rel, "tiling/tiling_api.h")
+        elif path.startswith(("matmul/", "matrix/")):
+            files[rel] = forward(rel, "lib/matmul_intf.h")
+        else:
+            names = STEM_NAMES.get(stem) or tokens.get(stem.replace("_", "")) or ()
+            missing = tuple(n for n in names if not simulated(n))
+            files[rel] = forward(rel, "kernel_operator.h", not_simulated(rel, missing) if missing else "")
     for rel, what in NOT_SIMULATED_HEADERS.items():
         g = guard(rel)
         files[rel] = f"{MARK}// toolkit path {rel}\n#ifndef {g}\n#define {g}\n#error \"ascsim: {rel}: {what}\"\n#endif  // {g}\n"
@@ -170,6 +337,8 @@ def main() -> None:
     for rel, text in files.items():
         p = SIM_INCLUDE / rel
         p.parent.mkdir(parents=True, exist_ok=True)
+        if p.exists() and not p.read_text().startswith(MARK):
+            continue   # written by hand: the hand-written header is the simulator's own
         if not p.exists() or p.read_text() != text:
             p.write_text(text)
     print(f"{len(files)} forwarding headers under {SIM_INCLUDE}")

@@ -42,6 +42,38 @@ def test_an_api_that_is_not_simulated_fails_by_name_only_when_called(tmp_path):
     assert "ascsim: AscendC::Lgamma (lib/math/kernel_operator_lgamma_intf.h) is not simulated" in r.stderr
 
 
+def test_the_one_header_per_api_layout_resolves(tmp_path):
+    """The newer layout (lib/ = the adv_api tree): per-API headers reach what the simulator implements, the tiling
+    headers the host helpers, lib/matrix/matmul/ the matmul API; an API it lacks fails by name when called, a family
+    it lacks (HCCL) stops the build at the include, naming it."""
+    heads = ["lib/reduce/reduce.h", "lib/math/cumsum.h", "lib/pad/broadcast.h", "lib/activation/softmax.h",
+             "lib/normalization/layernorm.h", "lib/matrix/matmul/matmul.h", "lib/matmul/matmul_intf.h", "lib/kernel_api.h",
+             "lib/utils/init_global_memory.h"]
+    code = "".join(f'#include "{h}"\n' for h in heads) + """using namespace AscendC;
+void f(LocalTensor<float>& y, LocalTensor<float>& x, LocalTensor<float>& r, LocalTensor<uint8_t>& t) {
+    const uint32_t s[2] = {2, 8};
+    ReduceMean<float, Pattern::Reduce::AR>(y, x, t, s, true);
+    static constexpr CumSumConfig c = {true, false, false};
+    CumSum<float, c>(y, r, x, t, CumSumInfo{2, 8});
+    const uint32_t d[2] = {2, 8}, b[2] = {2, 1};
+    Broadcast<float, 2, 1>(y, x, d, b, t);
+}
+"""
+    r = _syntax(tmp_path, code)
+    assert r.returncode == 0, r.stderr[-2000:]
+    host = ('#include "lib/math/cumsum_tiling.h"\n#include "lib/reduce/reduce_tiling.h"\n#include "lib/tiling_api.h"\n'
+            "void g() { uint32_t a, b; AscendC::GetReduceSumMaxMinTmpSize(ge::Shape({2, 8}), ge::DT_FLOAT, "
+            "AscendC::ReducePattern::AR, true, false, a, b); AscendC::GetCumSumMaxMinTmpSize(ge::Shape({2, 8}), 4, true, "
+            "false, a, b); }\n")
+    r = _syntax(tmp_path, host)
+    assert r.returncode == 0, r.stderr[-2000:]
+    r = _syntax(tmp_path, '#include "lib/math/is_inf.h"\nusing namespace AscendC;\n'
+                          "void f(LocalTensor<uint8_t>& y, LocalTensor<float>& x) { IsInf(y, x, 64u); }\n")
+    assert "ascsim: AscendC::IsInf (lib/math/is_inf.h) is not simulated (its docs list no Atlas A2 support)" in r.stderr
+    r = _syntax(tmp_path, '#include "lib/hccl/hccl.h"\n')
+    assert r.returncode != 0 and "HCCL collective communication from kernels is not simulated" in r.stderr
+
+
 def test_internal_toolkit_functions_compile_until_instantiated(tmp_path):
     """Kernels name internal toolkit functions (DuplicateImpl, DataCopyUB2GMImpl) on code paths for other chips: the
     device compiler accepts such a template while it is not instantiated; an instantiation fails by name."""
