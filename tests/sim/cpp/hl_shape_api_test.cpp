@@ -241,6 +241,29 @@ int main() {
         CHECK(throws([&] { Broadcast<half, 2, 1>(dst, src, d, s, enough); }).empty());
     }
 
+    // --- Arange / ArithProgression (the docs: first + i * diff) ---
+    {
+        auto f = fx.at<float>(0, 200);
+        Arange<float>(f, 1.5f, 0.25f, 200);
+        bool ok = true;
+        for (int i = 0; i < 200; ++i) ok &= float(f.GetValue(i)) == 1.5f + 0.25f * float(i);   // exact in float
+        CHECK(ok);
+        auto h = fx.at<half>(4096, 80);
+        ArithProgression<half>(h, half(0.0f), half(0.1f), 80);
+        // block by block from the first 8 (one rounding for the offset, one for the add), as the docs build it
+        CHECK(float(h.GetValue(9)) == float(half(float(h.GetValue(1)) + float(half(8 * float(half(0.1f)))))));
+        CHECK(std::fabs(float(h.GetValue(79)) - 7.9f) < 0.01f);
+        auto n = fx.at<int32_t>(8192, 100);
+        Arange<int32_t>(n, -7, 3, 100);
+        CHECK(n.GetValue(0) == -7 && n.GetValue(99) == -7 + 3 * 99);
+        CHECK(has(throws([&] { Arange<int32_t>(n, 0, -1, 8); }), "negative"));
+        CHECK(has(throws([&] { Arange<float>(f, 0.0f, 1.0f, 0); }), "larger than 0"));
+    }
+    {   // GetTPipePtr is global as well as AscendC's: one function, reachable both ways
+        TPipe pipe;
+        CHECK(::GetTPipePtr() == &pipe && AscendC::GetTPipePtr() == &pipe && GetTPipePtr() == &pipe);
+    }
+
     std::printf("PASS %d FAIL %d\n", g_pass, g_fail);
     return g_fail ? 1 : 0;
 }

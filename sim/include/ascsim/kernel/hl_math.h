@@ -151,6 +151,35 @@ ASCSIM_HL_POWER(const LocalTensor<T>&, const T&, src0.addr_[i], src1, &src0, sta
 ASCSIM_HL_POWER(const T&, const LocalTensor<T>&, src0, src1.addr_[i], &src1, static_cast<const LocalTensor<T>*>(nullptr))
 #undef ASCSIM_HL_POWER
 
+// Arange<T>(dst, firstValue, diffValue, count) (ArithProgression is its older name): dst[i] = firstValue + i *
+// diffValue, built as the docs describe it: the first 8 values one by one, then each block of 8 up to 64 as the
+// first block plus (8k) * diffValue, then each block of 64 as the first 64 plus (64k) * diffValue (one Adds per
+// block, so every value is rounded to T at most twice). Atlas A2: int16_t, half, int32_t, float; diffValue >= 0.
+template <typename T>
+__aicore__ inline void Arange(const LocalTensor<T>& dst, const T firstValue, const T diffValue, const int32_t count) {
+    static_assert(std::is_same_v<T, int16_t> || std::is_same_v<T, half> || std::is_same_v<T, int32_t> || std::is_same_v<T, float>,
+                  "Arange supports int16_t, half, int32_t and float on Atlas A2");
+    if (count <= 0) ::ascsim::fail("Arange", "Failed to check params", "count must be larger than 0, got " + std::to_string(count));
+    if (float(diffValue) < 0.0f)
+        ::ascsim::fail("Arange", "Failed to check params", "diffValue must not be negative");
+    if (!::ascsim::check_dst("Arange", dst, count)) return;
+    if constexpr (std::is_integral_v<T>) {   // integer adds are exact in any order
+        for (int32_t i = 0; i < count; ++i) dst.addr_[i] = T(int64_t(firstValue) + int64_t(i) * int64_t(diffValue));
+        return;
+    }
+    auto add = [](T a, float s) { return T(float(a) + float(T(s))); };
+    const float d = float(diffValue);
+    for (int32_t i = 0; i < count; ++i) {
+        if (i < 8) dst.addr_[i] = add(firstValue, float(i) * d);
+        else if (i < 64) dst.addr_[i] = add(dst.addr_[i % 8], float(i / 8 * 8) * d);
+        else dst.addr_[i] = add(dst.addr_[i % 64], float(i / 64 * 64) * d);
+    }
+}
+template <typename T>
+__aicore__ inline void ArithProgression(const LocalTensor<T>& dst, const T firstValue, const T diffValue, const int32_t count) {
+    Arange<T>(dst, firstValue, diffValue, count);
+}
+
 // Broadcast<T, dim, axis> (documented name; BroadCast is the older spelling kernels still use): repeats src along
 // `axis` (0: [1, k] -> [m, k]; 1: [m, 1] -> [m, k]; dim 1: one element -> n). Atlas A2: int8_t, uint8_t, half, float;
 // with dim 2 and axis 0 the row (srcShape[1]) must be 32-byte aligned, with axis 1 the output rows are dense and may

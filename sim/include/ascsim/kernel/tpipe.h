@@ -442,4 +442,7 @@ inline uint8_t* TPipe::Allocate(const char* api, TPosition pos, uint64_t bytes) 
 }
 
 }  // namespace AscendC
+// The documented prototype is global (it returns AscendC::TPipe*): kernels call it without AscendC:: and without a
+// using-directive. One function under both names, so an unqualified call with the directive is not ambiguous.
+using AscendC::GetTPipePtr;
 #endif  // ASCSIM_ASCSIM_KERNEL_TPIPE_H_

@@ -1,0 +1,169 @@
+"""How much real AscendC kernel code the simulator's headers accept: compiles every kernel entry of a fetched ops
+repository (`fetch hicann/ops-nn`, then `git archive HEAD | tar -x -C DIR`) for syntax against sim/include and prints
+what stops the ones that fail, grouped by cause (a missing header, an AscendC name, a call no overload takes, ...),
+with the names that stop most kernels first.
+
+A measurement of how the simulator generalises to code it was not tuned on, not a test: nothing runs, and no test
+depends on a fetched repository. Entries of the Ascend 950 generation (arch35 / regbase folders, *_apt.cpp) are out of
+scope. Class-style tiling (BEGIN_TILING_DATA_DEF in op_host) is made by the build from the host dump, which a
+syntax check does not have: the sweep declares each such class as a plain struct of its fields (as the kernel sees
+it); what still fails on a tiling struct is counted apart ("needs the build's tiling header"). DTYPE_<NAME> macros,
+which the build defines per dtype combination, are float here. Other ops' kernel folders are reachable as
+`../<op>/...`, as in the toolkit's build tree.
+
+    python benchmarks/sim_kernel_sweep.py /tmp/ops-nn [--jobs 8] [--limit 50] [--show 25]
+"""
+from __future__ import annotations
+
+import argparse
+import collections
+import concurrent.futures
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+SIM_INCLUDE = Path(__file__).resolve().parents[1] / "sim" / "include"
+SKIP = ("arch35", "regbase", "v35", "/tests/", "aicpu", "_apt.cpp")
+INCLUDE_RX = re.compile(r'#\s*include\s*"([^"]+)"')
+DTYPE_RX = re.compile(r"\b((?:ORIG_)?DTYPE_[A-Z0-9_]+)\b")
+CAUSES = [   # (cause, pattern on the first error; group 1 names what is missing)
+    ("missing header", re.compile(r"fatal error: (\S+): No such file")),
+    ("ascsim: not simulated", re.compile(r"error: static assertion failed: (ascsim: [^\n]*)")),
+    ("ascsim: stopped by #error", re.compile(r"error: #error \"?(ascsim: [^\"\n]*)")),
+    ("needs the build's tiling header", re.compile(r"error: [^\n]*?\b(ascsim_default_tiling_t|NoTilingDataRegistered\w*|\w*TilingData\w*)\b")),
+    ("AscendC name missing", re.compile(r"error: '(\w+)' is not a member of '(?:AscendC|AscendC::\w+)'")),
+    ("name not declared", re.compile(r"error: '(\w+)' was not declared in this scope")),
+    ("no overload takes the call", re.compile(r"error: no matching function for call to '([\w:]+)")),
+    ("other", re.compile(r"error: (.{0,90})")),
+]
+
+
+def entries(root: Path) -> list[Path]:
+    out = []
+    for p in sorted(root.rglob("*.cpp")):
+        s = p.as_posix()
+        if "op_kernel" not in p.parts or any(k in s for k in SKIP):
+            continue
+        text = p.read_text(errors="replace")
+        if "__global__" not in text or any(k in inc for inc in INCLUDE_RX.findall(text) for k in ("arch35", "regbase")):
+            continue
+        out.append(p)
+    return out
+
+
+TILING_BEGIN_RX = re.compile(r"BEGIN_TILING_DATA_DEF\s*\(\s*(\w+)\s*\)(.*?)END_TILING_DATA_DEF", re.S)
+FIELD_RX = re.compile(r"TILING_DATA_FIELD_DEF(_ARR|_STRUCT)?\s*\(([^;]*)\)\s*;")
+
+
+REGISTER_RX = re.compile(r"REGISTER_TILING_DATA_CLASS\s*\(\s*(\w+)\s*,\s*(\w+)\s*\)")
+CONST_RX = re.compile(r"^\s*(?:static\s+)?(?:constexpr|const)\s+[\w:]+\s+(\w+)\s*=\s*([^;]+);|^\s*#define\s+(\w+)\s+(\S+)\s*$", re.M)
+
+
+def tiling_structs(op: Path) -> str:
+    """The op's class-style TilingData classes (op_host headers and sources) as the plain structs a kernel reads,
+    the constants their array sizes name, and GET_TILING_DATA's default: the class registered for this op."""
+    out, seen, consts, registered, sizes = [], set(), {}, [], set()
+    texts = [p.read_text(errors="replace") for p in (sorted((op / "op_host").rglob("*")) if (op / "op_host").is_dir() else [])
+             if p.suffix in (".h", ".cpp", ".hpp")]
+    for text in texts:
+        for m in CONST_RX.finditer(text):
+            consts.setdefault(m.group(1) or m.group(3), (m.group(2) or m.group(4)).strip())
+        registered += REGISTER_RX.findall(text)
+    for text in texts:
+        for name, body in TILING_BEGIN_RX.findall(text):
+            if name in seen:
+                continue
+            seen.add(name)
+            fields = []
+            for kind, args in FIELD_RX.findall(body):
+                a = [x.strip() for x in args.split(",")]
+                if kind == "_ARR" and len(a) == 3:
+                    fields.append(f"{a[0]} {a[2]}[{a[1]}];")
+                    sizes.add(a[1])
+                elif len(a) == 2:
+                    fields.append(f"{a[0]} {a[1]};")
+            out.append(f"struct {name} {{ {' '.join(fields)} }};")
+    head = [f"constexpr int64_t {n} = {consts[n]};" for n in sorted(sizes) if n in consts]
+    camel = "".join(w.title() for w in op.name.split("_"))
+    default = [c for o, c in registered if o == camel] + [c for _, c in registered]
+    tail = [f"using ascsim_default_tiling_t = {default[0]};"] if default and default[0] in seen else []
+    return "\n".join(head + out + tail)
+
+
+def tu_text(entry: Path) -> str:
+    kdir = entry.parent
+    names = set()
+    for p in kdir.rglob("*"):
+        if p.suffix in (".h", ".cpp", ".hpp"):
+            names |= set(DTYPE_RX.findall(p.read_text(errors="replace")))
+    defs = "".join(f"#ifndef {n}\n#define {n} float\n#endif\n" for n in sorted(names))
+    return (f'#include "kernel_operator.h"\n#include <array>\n#include <tuple>\n{defs}'
+            f'{tiling_structs(kdir.parent)}\n#include "{entry}"\n')
+
+
+def op_links(root: Path, tmp: Path) -> Path:
+    """tmp/ops/<op> -> <op>/op_kernel for every op: `../<op>/x.h` and `../../<op>/x.h` resolve from tmp/ops/_/_."""
+    ops = tmp / "ops"
+    (ops / "_" / "_").mkdir(parents=True, exist_ok=True)
+    for k in root.rglob("op_kernel"):
+        link = ops / k.parent.name
+        if k.is_dir() and not link.exists():
+            link.symlink_to(k)
+    return ops / "_" / "_"
+
+
+def check(entry: Path, root: Path, cxx: str, links: Path) -> tuple[Path, str, str]:
+    op = entry.parent.parent
+    inc = [SIM_INCLUDE, entry.parent, op, op / "op_host", root, links,
+           *(d for d in (root / "common", root / "common" / "inc") if d.is_dir())]
+    with tempfile.NamedTemporaryFile("w", suffix=".cpp", delete=False) as f:
+        f.write(tu_text(entry))
+    try:
+        r = subprocess.run([cxx, "-std=c++17", "-fsyntax-only", "-w", "-fmax-errors=1", *(f"-I{d}" for d in inc), f.name],
+                           capture_output=True, text=True, timeout=300, env={**os.environ, "LC_ALL": "C"})
+    except subprocess.TimeoutExpired:
+        return entry, "timeout", ""
+    finally:
+        Path(f.name).unlink()
+    if r.returncode == 0:
+        return entry, "ok", ""
+    for cause, rx in CAUSES:
+        m = rx.search(r.stderr)
+        if m:
+            return entry, cause, m.group(1)
+    return entry, "other", r.stderr.strip().splitlines()[-1][:90] if r.stderr.strip() else ""
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("repo", type=Path)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--limit", type=int, default=0, help="only the first N entries")
+    ap.add_argument("--show", type=int, default=20, help="names listed per cause")
+    ap.add_argument("--cxx", default="g++")
+    args = ap.parse_args()
+    todo = entries(args.repo)
+    if args.limit:
+        todo = todo[: args.limit]
+    results = []
+    with tempfile.TemporaryDirectory() as tmp, concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        links = op_links(args.repo, Path(tmp))
+        futs = [pool.submit(check, e, args.repo, args.cxx, links) for e in todo]
+        for i, fut in enumerate(concurrent.futures.as_completed(futs), 1):
+            results.append(fut.result())
+            print(f"\r{i}/{len(todo)}", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    by_cause = collections.Counter(c for _, c, _ in results)
+    print(f"{args.repo}: {len(results)} kernel entries (without the Ascend 950 ones)")
+    for cause, n in by_cause.most_common():
+        print(f"  {n:4d}  {cause}")
+        names = collections.Counter(what for _, c, what in results if c == cause and what)
+        for what, k in names.most_common(args.show):
+            print(f"          {k:3d}  {what}")
+
+
+if __name__ == "__main__":
+    main()
