@@ -11,13 +11,14 @@ it); what still fails on a tiling struct is counted apart ("needs the build's ti
 which the build defines per dtype combination, are float here. Other ops' kernel folders are reachable as
 `../<op>/...`, as in the toolkit's build tree.
 
-    python benchmarks/sim_kernel_sweep.py /tmp/ops-nn [--jobs 8] [--limit 50] [--show 25]
+    python benchmarks/sim_kernel_sweep.py /tmp/ops-nn [--jobs 8] [--limit 50] [--show 25] [--details out.json]
 """
 from __future__ import annotations
 
 import argparse
 import collections
 import concurrent.futures
+import json
 import os
 import re
 import subprocess
@@ -115,7 +116,7 @@ def op_links(root: Path, tmp: Path) -> Path:
     return ops / "_" / "_"
 
 
-def check(entry: Path, root: Path, cxx: str, links: Path) -> tuple[Path, str, str]:
+def check(entry: Path, root: Path, cxx: str, links: Path) -> tuple[Path, str, str, str]:
     op = entry.parent.parent
     inc = [SIM_INCLUDE, entry.parent, op, op / "op_host", root, links,
            *(d for d in (root / "common", root / "common" / "inc") if d.is_dir())]
@@ -125,16 +126,17 @@ def check(entry: Path, root: Path, cxx: str, links: Path) -> tuple[Path, str, st
         r = subprocess.run([cxx, "-std=c++17", "-fsyntax-only", "-w", "-fmax-errors=1", *(f"-I{d}" for d in inc), f.name],
                            capture_output=True, text=True, timeout=300, env={**os.environ, "LC_ALL": "C"})
     except subprocess.TimeoutExpired:
-        return entry, "timeout", ""
+        return entry, "timeout", "", ""
     finally:
         Path(f.name).unlink()
     if r.returncode == 0:
-        return entry, "ok", ""
+        return entry, "ok", "", ""
+    first = next((ln for ln in r.stderr.splitlines() if "error" in ln), r.stderr.strip()[-300:])
     for cause, rx in CAUSES:
         m = rx.search(r.stderr)
         if m:
-            return entry, cause, m.group(1)
-    return entry, "other", r.stderr.strip().splitlines()[-1][:90] if r.stderr.strip() else ""
+            return entry, cause, m.group(1), first
+    return entry, "other", "", first
 
 
 def main() -> None:
@@ -144,6 +146,7 @@ def main() -> None:
     ap.add_argument("--limit", type=int, default=0, help="only the first N entries")
     ap.add_argument("--show", type=int, default=20, help="names listed per cause")
     ap.add_argument("--cxx", default="g++")
+    ap.add_argument("--details", type=Path, help="write every failing entry's first error here (JSON)")
     args = ap.parse_args()
     todo = entries(args.repo)
     if args.limit:
@@ -156,11 +159,14 @@ def main() -> None:
             results.append(fut.result())
             print(f"\r{i}/{len(todo)}", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
-    by_cause = collections.Counter(c for _, c, _ in results)
+    if args.details:
+        args.details.write_text(json.dumps([{"entry": str(e.relative_to(args.repo)), "cause": c, "what": w, "error": f}
+                                            for e, c, w, f in sorted(results) if c != "ok"], indent=1))
+    by_cause = collections.Counter(c for _, c, _, _ in results)
     print(f"{args.repo}: {len(results)} kernel entries (without the Ascend 950 ones)")
     for cause, n in by_cause.most_common():
         print(f"  {n:4d}  {cause}")
-        names = collections.Counter(what for _, c, what in results if c == cause and what)
+        names = collections.Counter(what for _, c, what, _ in results if c == cause and what)
         for what, k in names.most_common(args.show):
             print(f"          {k:3d}  {what}")
 

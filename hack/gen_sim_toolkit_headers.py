@@ -227,12 +227,19 @@ NOT_SIMULATED_FAMILIES = {
     "cube_group": "cube group management (CubeResGroupHandle)",
 }
 HOST_SUFFIXES = ("_tiling.h", "_tilingdata.h", "_tiling_intf.h", "_tiling_base.h")
+# debug and standard-library headers of the install's utils/ tree: all behind kernel_operator.h
+UTILS_FORWARDS = [f"utils/debug/{n}.h" for n in ("asc_assert", "asc_dump", "asc_printf", "asc_time")] + \
+                 [f"utils/std/{n}.h" for n in ("algorithm", "cmath", "tuple", "type_traits", "utility")]
 
 
 # Toolkit layers ascsim does not simulate: their headers stop the build with a message naming what is missing.
 BUILTIN_L0 = ("a built-in l0 op of the toolkit's aclnn layer that ascsim does not simulate (it runs Contiguous, "
               "ViewCopy, Cast, Reshape, Transpose and BroadcastTo, and launches of the build's own ops)")
 NOT_SIMULATED_HEADERS = {
+    **{f"basic_api/reg_compute/{n}.h": "the register-based vector API of Ascend 950 (Atlas A2 has none)" for n in (
+        "kernel_reg_compute_intf", "kernel_reg_compute_common_intf", "kernel_reg_compute_vec_binary_intf",
+        "kernel_reg_compute_vec_unary_intf", "kernel_reg_compute_datacopy_intf", "kernel_reg_compute_maskreg_intf")},
+    "c_api/asc_simd.h": "the C API (asc_* functions) is not simulated; use the AscendC C++ API",
     **{f"aclnn_kernels/{n}.h": BUILTIN_L0 for n in ("transdata", "slice", "pad")},
     **{f"opdev/{n}.h": "the toolkit's fp16_t / bfloat16 host number classes are not simulated" for n in ("fp16_t", "bfloat16")},
 }
@@ -327,6 +334,18 @@ def main() -> None:
             names = STEM_NAMES.get(stem) or tokens.get(stem.replace("_", "")) or ()
             missing = tuple(n for n in names if not simulated(n))
             files[rel] = forward(rel, "kernel_operator.h", not_simulated(rel, missing) if missing else "")
+    # the install's asc/include is on the include path too: adv_api/<x> is lib/<x>, basic_api/<x> the basic headers
+    hand_written = [q.relative_to(SIM_INCLUDE).as_posix() for q in (SIM_INCLUDE / "lib").rglob("*.h")
+                    if not q.read_text().startswith(MARK)]
+    for rel in [*files, *hand_written]:
+        if rel.startswith("lib/"):
+            files.setdefault("adv_api/" + rel[4:], forward("adv_api/" + rel[4:], rel))
+    for name in BASIC_API:
+        files[f"basic_api/{name}.h"] = forward(f"basic_api/{name}.h", f"{name}.h")
+    for rel in UTILS_FORWARDS:
+        files[rel] = forward(rel, "kernel_operator.h")
+    files["utils/tiling/template_argument.h"] = forward("utils/tiling/template_argument.h",
+                                                        "ascendc/host_api/tiling/template_argument.h")
     for rel, what in NOT_SIMULATED_HEADERS.items():
         g = guard(rel)
         files[rel] = f"{MARK}// toolkit path {rel}\n#ifndef {g}\n#define {g}\n#error \"ascsim: {rel}: {what}\"\n#endif  // {g}\n"

@@ -120,6 +120,8 @@ int main() {
         o.inner.a = 5;
         o.inner.b[0] = 1; o.inner.b[1] = 2; o.inner.b[2] = 3;
         GET_TILING_DATA_PTR_WITH_STRUCT(Outer, tp, &o);
+        auto reads = [](__tiling_data_ptr__ Outer* p) { return p->inner.b[1]; };   // the qualifier kernels spell
+        CHECK(reads(tp) == 2);
         COPY_TILING_WITH_STRUCT(Outer, tp, local);
         COPY_TILING_WITH_STRUCT(Inner, tp->inner, inner);
         COPY_TILING_WITH_ARRAY(uint32_t, 3, tp->inner.b, arr);

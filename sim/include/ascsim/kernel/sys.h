@@ -237,6 +237,11 @@ __aicore__ inline int64_t max(int64_t a, int64_t b) { return a > b ? a : b; }
 #define GET_TILING_DATA_WITH_STRUCT(Struct, var, tiling) \
     Struct var; \
     ::ascsim::load_tiling(&var, sizeof(var), (const uint8_t*)(tiling), #Struct)
+// The device qualifies the pointer GET_TILING_DATA_PTR_WITH_STRUCT declares (read-only, in GM or a stack copy);
+// kernels spell the qualifier in the parameters they pass it to. Host memory here: only the const remains.
+#ifndef __tiling_data_ptr__
+#define __tiling_data_ptr__ const
+#endif
 #define GET_TILING_DATA_PTR_WITH_STRUCT(Struct, var, tiling) \
     const Struct* var = reinterpret_cast<const Struct*>(tiling)
 #define GET_TILING_DATA_MEMBER(Struct, member, var, tiling) \

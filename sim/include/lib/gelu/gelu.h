@@ -3,26 +3,4 @@
 #ifndef ASCSIM_LIB_GELU_GELU_H_
 #define ASCSIM_LIB_GELU_GELU_H_
 #include "kernel_operator.h"
-#ifndef ASCSIM_ALWAYS_FALSE_
-#define ASCSIM_ALWAYS_FALSE_
-namespace ascsim { template <class...> inline constexpr bool always_false = false; }
-#endif
-namespace AscendC {
-#ifndef ASCSIM_NOT_SIMULATED_Gelu
-#define ASCSIM_NOT_SIMULATED_Gelu
-template <class... A> __aicore__ inline void Gelu(A&&...) { static_assert(::ascsim::always_false<A...>, "ascsim: AscendC::Gelu (lib/gelu/gelu.h) is not simulated"); }
-template <class T, class... A> __aicore__ inline void Gelu(A&&...) { static_assert(::ascsim::always_false<A...>, "ascsim: AscendC::Gelu (lib/gelu/gelu.h) is not simulated"); }
-template <class T, bool B0, class... A> __aicore__ inline void Gelu(A&&...) { static_assert(::ascsim::always_false<A...>, "ascsim: AscendC::Gelu (lib/gelu/gelu.h) is not simulated"); }
-template <class T, bool B0, bool B1, class... A> __aicore__ inline void Gelu(A&&...) { static_assert(::ascsim::always_false<A...>, "ascsim: AscendC::Gelu (lib/gelu/gelu.h) is not simulated"); }
-template <class T, class U, class... A> __aicore__ inline void Gelu(A&&...) { static_assert(::ascsim::always_false<A...>, "ascsim: AscendC::Gelu (lib/gelu/gelu.h) is not simulated"); }
-#endif
-#ifndef ASCSIM_NOT_SIMULATED_FasterGelu
-#define ASCSIM_NOT_SIMULATED_FasterGelu
-template <class... A> __aicore__ inline void FasterGelu(A&&...) { static_assert(::ascsim::always_false<A...>, "ascsim: AscendC::FasterGelu (lib/gelu/gelu.h) is not simulated"); }
-template <class T, class... A> __aicore__ inline void FasterGelu(A&&...) { static_assert(::ascsim::always_false<A...>, "ascsim: AscendC::FasterGelu (lib/gelu/gelu.h) is not simulated"); }
-template <class T, bool B0, class... A> __aicore__ inline void FasterGelu(A&&...) { static_assert(::ascsim::always_false<A...>, "ascsim: AscendC::FasterGelu (lib/gelu/gelu.h) is not simulated"); }
-template <class T, bool B0, bool B1, class... A> __aicore__ inline void FasterGelu(A&&...) { static_assert(::ascsim::always_false<A...>, "ascsim: AscendC::FasterGelu (lib/gelu/gelu.h) is not simulated"); }
-template <class T, class U, class... A> __aicore__ inline void FasterGelu(A&&...) { static_assert(::ascsim::always_false<A...>, "ascsim: AscendC::FasterGelu (lib/gelu/gelu.h) is not simulated"); }
-#endif
-}  // namespace AscendC
 #endif  // ASCSIM_LIB_GELU_GELU_H_
