@@ -3,13 +3,22 @@ repeat engine, reductions, data movement units and strict checks. tests/sim/cpp/
 path against a naive GEMM, Fixpipe quantisation/relu, raw intrinsics, high-level math and their strict checks.
 tests/sim/cpp/hl_shape_api_test.cpp: the pattern reductions, CumSum and Broadcast against the docs' worked examples,
 with the host functions that size their temporary buffers. tests/sim/cpp/pool_sync_debug_test.cpp: TBufPool, TQueSync,
-printf, the CTRL register and the tiling-copy macros."""
+printf, the CTRL register and the tiling-copy macros. tests/sim/cpp/hl_rounding_math_test.cpp: Floor/Ceil/Round/Trunc,
+the inverse hyperbolic functions, ClampMax/ClampMin, Xor, Lgamma/Digamma and the high-level Exp/Axpy overloads.
+tests/sim/cpp/hl_activation_test.cpp: the Gelu family, Silu, Swish, SwiGLU/GeGLU/ReGlu and LogSoftMax.
+tests/sim/cpp/hl_norm_test.cpp: LayerNorm (both layouts), Normalize, RmsNorm, GroupNorm, BatchNorm, DeepNorm and the
+Welford pair with their tiling structs. tests/sim/cpp/hl_quant_pad_test.cpp: AscendQuant/AscendDequant/AscendAntiQuant,
+Pad/UnPad and DropOut."""
 from .conftest import REPO, run_cpp_driver
 
 SRC = REPO / "tests" / "sim" / "cpp" / "api_test.cpp"
 CUBE_SRC = REPO / "tests" / "sim" / "cpp" / "cube_api_test.cpp"
 HL_SHAPE_SRC = REPO / "tests" / "sim" / "cpp" / "hl_shape_api_test.cpp"
 POOL_SYNC_DEBUG_SRC = REPO / "tests" / "sim" / "cpp" / "pool_sync_debug_test.cpp"
+ROUNDING_MATH_SRC = REPO / "tests" / "sim" / "cpp" / "hl_rounding_math_test.cpp"
+ACTIVATION_SRC = REPO / "tests" / "sim" / "cpp" / "hl_activation_test.cpp"
+NORM_SRC = REPO / "tests" / "sim" / "cpp" / "hl_norm_test.cpp"
+QUANT_PAD_SRC = REPO / "tests" / "sim" / "cpp" / "hl_quant_pad_test.cpp"
 
 
 def test_kernel_api_semantics():
@@ -37,3 +46,19 @@ def test_pools_sync_printf_and_ctrl():
                      "[AIV Block 3/8] unqualified 7|"], r.stdout
     assert "hands out 1056 B" in r.stderr            # the pool overrun warns
     assert "saturation mode (CTRL[48] = 0) is not simulated" in r.stderr
+
+
+def test_rounding_hyperbolic_clamp_xor_and_gamma_apis():
+    run_cpp_driver(ROUNDING_MATH_SRC)
+
+
+def test_activation_apis():
+    run_cpp_driver(ACTIVATION_SRC)
+
+
+def test_normalisation_apis():
+    run_cpp_driver(NORM_SRC)
+
+
+def test_quantisation_padding_and_dropout_apis():
+    run_cpp_driver(QUANT_PAD_SRC)

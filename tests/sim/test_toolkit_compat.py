@@ -33,13 +33,14 @@ def _syntax(tmp_path, code: str):
 
 
 def test_an_api_that_is_not_simulated_fails_by_name_only_when_called(tmp_path):
-    head = '#include "lib/math/kernel_operator_lgamma_intf.h"\nusing namespace AscendC;\n'
+    head = '#include "lib/transpose/kernel_operator_confusion_transpose_intf.h"\nusing namespace AscendC;\n'
     call = ("void f(LocalTensor<float>& y, LocalTensor<float>& x, LocalTensor<uint8_t>& t) "
-            "{ Lgamma<float, false>(y, x, t, 64u); }\n")
+            "{ ConfusionTranspose<float>(y, x, t, 1, 64u); }\n")
     assert _syntax(tmp_path, head).returncode == 0
     r = _syntax(tmp_path, head + call)
     assert r.returncode != 0
-    assert "ascsim: AscendC::Lgamma (lib/math/kernel_operator_lgamma_intf.h) is not simulated" in r.stderr
+    assert ("ascsim: AscendC::ConfusionTranspose (lib/transpose/kernel_operator_confusion_transpose_intf.h) is not "
+            "simulated") in r.stderr
 
 
 def test_the_one_header_per_api_layout_resolves(tmp_path):

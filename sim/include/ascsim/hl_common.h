@@ -6,6 +6,13 @@
 #define ASCSIM_HL_COMMON_H_
 #include <cstdint>
 
+namespace AscendC {
+// The reduction pattern the tiling functions and NormalizeConfig name (A: kept axis, R: reduced axis, per dim).
+enum class ReducePattern : uint32_t {
+    AR = 0, RA = 1, R, ARA, ARAR, ARARA, ARARAR, ARARARA, ARARARAR, ARARARARA, RAR, RARA, RARAR, RARARA, RARARAR, RARARARA
+};
+}  // namespace AscendC
+
 namespace ascsim {
 enum class HlReduce { SUM, MEAN, MAX, MIN, PROD, ANY, ALL };
 

@@ -1,4 +1,4 @@
-// ascsim: vendor include name; library tiling helpers (matmul/softmax tiling) belong to later tiers.
+// ascsim: vendor include name: the host side of every simulated high-level API (tmp sizes, tiling structs).
 #ifndef ASCSIM_TILING_TILING_API_H_
 #define ASCSIM_TILING_TILING_API_H_
 #include "register/tilingdata_base.h"
@@ -6,4 +6,8 @@
 #include "tiling/platform/platform_ascendc.h"
 #include "ascsim/host/hl_tiling.h"   // high-level API temp-buffer sizes
 #include "ascsim/host/sort_tiling.h" // Concat / Sort temp-buffer sizes
+#include "ascsim/host/math_tiling.h" // rounding, hyperbolic, clamp, xor, gamma-family math
+#include "ascsim/host/activation_tiling.h" // Gelu family, Silu, Swish, GLU variants, LogSoftMax
+#include "ascsim/host/norm_tiling.h" // LayerNorm, RmsNorm, GroupNorm, BatchNorm, DeepNorm, Welford
+#include "ascsim/host/quant_pad_tiling.h" // AscendQuant/Dequant/AntiQuant, Pad/UnPad, DropOut
 #endif  // ASCSIM_TILING_TILING_API_H_

@@ -3,7 +3,7 @@
 // hold the raw intrinsics. References: Asin(x) = arcsin x and Sigmoid(x) = 1 / (1 + e^-x) (the API documentation's
 // definitions), checked on one simulated core.
 #include "lib/math/kernel_operator_asin_intf.h"
-#include "lib/math/kernel_operator_lgamma_intf.h"   // not simulated: including it is harmless, calling Lgamma is not
+#include "lib/transpose/kernel_operator_confusion_transpose_intf.h"   // not simulated: including it is harmless
 #include "lib/sigmoid/kernel_operator_sigmoid_intf.h"
 #include "lib/activation/kernel_operator_sigmoid_intf.h"
 #include "kernel_tensor.h"

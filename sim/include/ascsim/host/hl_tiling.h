@@ -63,12 +63,9 @@ ASCSIM_HL_TMP(BroadCast, 1)
 using TensorShape = ge::Shape;
 using TensorDataType = ge::DataType;
 
-// The pattern reductions (kernel/hl_reduce.h): the tiling side names the pattern by this enum; Atlas A2 supports AR
-// and RA with padded rows (isSrcInnerPad true). min == max. Unsupported arguments leave both at 0, as the toolkit's
+// The pattern reductions (kernel/hl_reduce.h): Atlas A2 supports AR and RA with padded rows (isSrcInnerPad true). min == max. Unsupported arguments leave both at 0, as the toolkit's
 // checks do after logging, so a kernel that relies on them fails at its tmp-size check.
-enum class ReducePattern : uint32_t {
-    AR = 0, RA = 1, R, ARA, ARAR, ARARA, ARARAR, ARARARA, ARARARAR, ARARARARA, RAR, RARA, RARAR, RARARA, RARARAR, RARARARA
-};
+// ReducePattern (hl_common.h) names the pattern on the tiling side.
 namespace ascsim_hl {
 inline void reduce_max_min(::ascsim::HlReduce op, const ge::Shape& s, ge::DataType dt, ReducePattern pattern, bool innerPad,
                            bool reuse, uint32_t& maxValue, uint32_t& minValue) {

@@ -120,22 +120,39 @@ ASCSIM_HL_UNARY(Sign, 1, (x > 0.0f ? 1.0f : (x < 0.0f ? -1.0f : 0.0f)))
 ASCSIM_HL_UNARY(Frac, 1, x - std::trunc(x))
 #undef ASCSIM_HL_UNARY
 
-// Power: tensor^tensor, tensor^scalar, scalar^tensor.
+// Power: tensor^tensor, tensor^scalar, scalar^tensor. Floating types in float, rounded to T once; int32_t exactly, by
+// repeated multiplication in 32 bits (a negative exponent gives 0 unless the base is 1 or -1), as integer vector
+// multiplies wrap. All sources are read before dst is written, so dst may overlap a source.
+}  // namespace AscendC
+namespace ascsim {
+template <class T, class A, class B> inline T hl_pow(const A& base, const B& exponent) {
+    if constexpr (std::is_integral_v<T>) {
+        int64_t b = int64_t(base), e = int64_t(exponent);
+        if (e < 0) return T(b == 1 ? 1 : (b == -1 ? ((e & 1) ? -1 : 1) : 0));
+        uint32_t r = 1, x = uint32_t(int32_t(b));
+        for (; e > 0; e >>= 1, x *= x) if (e & 1) r *= x;
+        return T(int32_t(r));
+    } else {
+        return T(std::pow(float(base), float(exponent)));
+    }
+}
+}  // namespace ascsim
+namespace AscendC {
 #define ASCSIM_HL_POWER(A0, A1, GET0, GET1, SRC, SRC2)                                                                       \
     template <typename T, bool isReuseSource = false>                                                                  \
     __aicore__ inline void Power(const LocalTensor<T>& dstTensor, A0 src0, A1 src1,                                    \
                                  const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount) {               \
         ::ascsim::hl_check("Power", dstTensor, SRC, calCount, &sharedTmpBuffer, 4, SRC2);                                   \
-        std::vector<float> v(calCount);                                                                                \
-        for (uint32_t i = 0; i < calCount; ++i) v[i] = std::pow(float(GET0), float(GET1));                             \
-        for (uint32_t i = 0; i < calCount; ++i) dstTensor.addr_[i] = T(v[i]);                                          \
+        std::vector<T> v(calCount);                                                                                    \
+        for (uint32_t i = 0; i < calCount; ++i) v[i] = ::ascsim::hl_pow<T>(GET0, GET1);                              \
+        std::copy(v.begin(), v.end(), dstTensor.addr_);                                                                \
     }                                                                                                                  \
     template <typename T, bool isReuseSource = false>                                                                  \
     __aicore__ inline void Power(const LocalTensor<T>& dstTensor, A0 src0, A1 src1, const uint32_t calCount) {         \
         ::ascsim::hl_check("Power", dstTensor, SRC, calCount, nullptr, 4, SRC2);                                            \
-        std::vector<float> v(calCount);                                                                                \
-        for (uint32_t i = 0; i < calCount; ++i) v[i] = std::pow(float(GET0), float(GET1));                             \
-        for (uint32_t i = 0; i < calCount; ++i) dstTensor.addr_[i] = T(v[i]);                                          \
+        std::vector<T> v(calCount);                                                                                    \
+        for (uint32_t i = 0; i < calCount; ++i) v[i] = ::ascsim::hl_pow<T>(GET0, GET1);                              \
+        std::copy(v.begin(), v.end(), dstTensor.addr_);                                                                \
     }                                                                                                                  \
     template <typename T, bool isReuseSource = false>                                                                  \
     __aicore__ inline void Power(const LocalTensor<T>& dstTensor, A0 src0, A1 src1,                                    \
