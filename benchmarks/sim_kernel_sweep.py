@@ -12,6 +12,7 @@ which the build defines per dtype combination, are float here. Other ops' kernel
 `../<op>/...`, as in the toolkit's build tree.
 
     python benchmarks/sim_kernel_sweep.py /tmp/ops-nn [--jobs 8] [--limit 50] [--show 25] [--details out.json]
+        [--sim-include OTHER/sim/include]
 """
 from __future__ import annotations
 
@@ -116,9 +117,9 @@ def op_links(root: Path, tmp: Path) -> Path:
     return ops / "_" / "_"
 
 
-def check(entry: Path, root: Path, cxx: str, links: Path) -> tuple[Path, str, str, str]:
+def check(entry: Path, root: Path, cxx: str, links: Path, sim_include: Path) -> tuple[Path, str, str, str]:
     op = entry.parent.parent
-    inc = [SIM_INCLUDE, entry.parent, op, op / "op_host", root, links,
+    inc = [sim_include, entry.parent, op, op / "op_host", root, links,
            *(d for d in (root / "common", root / "common" / "inc") if d.is_dir())]
     with tempfile.NamedTemporaryFile("w", suffix=".cpp", delete=False) as f:
         f.write(tu_text(entry))
@@ -147,6 +148,8 @@ def main() -> None:
     ap.add_argument("--show", type=int, default=20, help="names listed per cause")
     ap.add_argument("--cxx", default="g++")
     ap.add_argument("--details", type=Path, help="write every failing entry's first error here (JSON)")
+    ap.add_argument("--sim-include", type=Path, default=SIM_INCLUDE,
+                    help="the simulator headers to check against (default: this checkout's; e.g. an older commit's)")
     args = ap.parse_args()
     todo = entries(args.repo)
     if args.limit:
@@ -154,7 +157,7 @@ def main() -> None:
     results = []
     with tempfile.TemporaryDirectory() as tmp, concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         links = op_links(args.repo, Path(tmp))
-        futs = [pool.submit(check, e, args.repo, args.cxx, links) for e in todo]
+        futs = [pool.submit(check, e, args.repo, args.cxx, links, args.sim_include.resolve()) for e in todo]
         for i, fut in enumerate(concurrent.futures.as_completed(futs), 1):
             results.append(fut.result())
             print(f"\r{i}/{len(todo)}", end="", file=sys.stderr, flush=True)

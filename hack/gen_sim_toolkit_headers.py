@@ -219,7 +219,7 @@ STEM_NAMES: dict[str, tuple[str, ...]] = {
     "sort": ("Sort",), "transdata": ("TransData",), "init_global_memory": ("InitGlobalMemory",),
 }
 # of those, the ones whose docs list no Atlas A2 support (the simulator models A2)
-NOT_ON_A2 = {"Quantize", "Dequantize", "AntiQuantize", "BitwiseAnd", "BitwiseNot", "IsFinite", "IsInf", "IsNan", "LogicalAnd", "LogicalNot", "LogicalOr", "SinCos",
+NOT_ON_A2 = {"Quantize", "Dequantize", "AntiQuantize", "Fma", "Hypot", "Rint", "BitwiseAnd", "BitwiseNot", "IsFinite", "IsInf", "IsNan", "LogicalAnd", "LogicalNot", "LogicalOr", "SinCos",
              "Where"}
 # families of the layout that ascsim does not simulate at all: their headers stop the build naming the family
 NOT_SIMULATED_FAMILIES = {

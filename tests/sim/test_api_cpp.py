@@ -8,7 +8,10 @@ the inverse hyperbolic functions, ClampMax/ClampMin, Xor, Lgamma/Digamma and the
 tests/sim/cpp/hl_activation_test.cpp: the Gelu family, Silu, Swish, SwiGLU/GeGLU/ReGlu and LogSoftMax.
 tests/sim/cpp/hl_norm_test.cpp: LayerNorm (both layouts), Normalize, RmsNorm, GroupNorm, BatchNorm, DeepNorm and the
 Welford pair with their tiling structs. tests/sim/cpp/hl_quant_pad_test.cpp: AscendQuant/AscendDequant/AscendAntiQuant,
-Pad/UnPad and DropOut."""
+Pad/UnPad and DropOut. hl_softmax_more_test.cpp / hl_norm_grad_test.cpp / hl_misc_more_test.cpp: SoftmaxFlash,
+SoftmaxFlashV3, SoftmaxGradFront, LayerNormGrad, LayerNormGradBeta and ReduceXorSum."""
+import pytest
+
 from .conftest import REPO, run_cpp_driver
 
 SRC = REPO / "tests" / "sim" / "cpp" / "api_test.cpp"
@@ -19,6 +22,7 @@ ROUNDING_MATH_SRC = REPO / "tests" / "sim" / "cpp" / "hl_rounding_math_test.cpp"
 ACTIVATION_SRC = REPO / "tests" / "sim" / "cpp" / "hl_activation_test.cpp"
 NORM_SRC = REPO / "tests" / "sim" / "cpp" / "hl_norm_test.cpp"
 QUANT_PAD_SRC = REPO / "tests" / "sim" / "cpp" / "hl_quant_pad_test.cpp"
+MORE_SRCS = [REPO / "tests" / "sim" / "cpp" / f"{n}.cpp" for n in ("hl_softmax_more_test", "hl_norm_grad_test", "hl_misc_more_test")]
 
 
 def test_kernel_api_semantics():
@@ -62,3 +66,8 @@ def test_normalisation_apis():
 
 def test_quantisation_padding_and_dropout_apis():
     run_cpp_driver(QUANT_PAD_SRC)
+
+
+@pytest.mark.parametrize("src", MORE_SRCS, ids=lambda p: p.stem)
+def test_softmax_flash_family_norm_gradients_and_reduce_xor_sum(src):
+    run_cpp_driver(src)

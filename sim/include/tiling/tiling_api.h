@@ -10,4 +10,7 @@
 #include "ascsim/host/activation_tiling.h" // Gelu family, Silu, Swish, GLU variants, LogSoftMax
 #include "ascsim/host/norm_tiling.h" // LayerNorm, RmsNorm, GroupNorm, BatchNorm, DeepNorm, Welford
 #include "ascsim/host/quant_pad_tiling.h" // AscendQuant/Dequant/AntiQuant, Pad/UnPad, DropOut
+#include "ascsim/host/softmax_more_tiling.h" // SoftmaxFlash, SoftmaxFlashV3, SoftmaxGrad(Front)
+#include "ascsim/host/norm_grad_tiling.h" // LayerNormGrad, LayerNormGradBeta
+#include "ascsim/host/misc_more_tiling.h" // ReduceXorSum
 #endif  // ASCSIM_TILING_TILING_API_H_

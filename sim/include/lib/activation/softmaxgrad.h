@@ -3,18 +3,4 @@
 #ifndef ASCSIM_LIB_ACTIVATION_SOFTMAXGRAD_H_
 #define ASCSIM_LIB_ACTIVATION_SOFTMAXGRAD_H_
 #include "kernel_operator.h"
-#ifndef ASCSIM_ALWAYS_FALSE_
-#define ASCSIM_ALWAYS_FALSE_
-namespace ascsim { template <class...> inline constexpr bool always_false = false; }
-#endif
-namespace AscendC {
-#ifndef ASCSIM_NOT_SIMULATED_SoftmaxGradFront
-#define ASCSIM_NOT_SIMULATED_SoftmaxGradFront
-template <class... A> __aicore__ inline void SoftmaxGradFront(A&&...) { static_assert(::ascsim::always_false<A...>, "ascsim: AscendC::SoftmaxGradFront (lib/activation/softmaxgrad.h) is not simulated"); }
-template <class T, class... A> __aicore__ inline void SoftmaxGradFront(A&&...) { static_assert(::ascsim::always_false<A...>, "ascsim: AscendC::SoftmaxGradFront (lib/activation/softmaxgrad.h) is not simulated"); }
-template <class T, bool B0, class... A> __aicore__ inline void SoftmaxGradFront(A&&...) { static_assert(::ascsim::always_false<A...>, "ascsim: AscendC::SoftmaxGradFront (lib/activation/softmaxgrad.h) is not simulated"); }
-template <class T, bool B0, bool B1, class... A> __aicore__ inline void SoftmaxGradFront(A&&...) { static_assert(::ascsim::always_false<A...>, "ascsim: AscendC::SoftmaxGradFront (lib/activation/softmaxgrad.h) is not simulated"); }
-template <class T, class U, class... A> __aicore__ inline void SoftmaxGradFront(A&&...) { static_assert(::ascsim::always_false<A...>, "ascsim: AscendC::SoftmaxGradFront (lib/activation/softmaxgrad.h) is not simulated"); }
-#endif
-}  // namespace AscendC
 #endif  // ASCSIM_LIB_ACTIVATION_SOFTMAXGRAD_H_

@@ -10,11 +10,11 @@ namespace ascsim { template <class...> inline constexpr bool always_false = fals
 namespace AscendC {
 #ifndef ASCSIM_NOT_SIMULATED_Hypot
 #define ASCSIM_NOT_SIMULATED_Hypot
-template <class... A> __aicore__ inline void Hypot(A&&...) { static_assert(::ascsim::always_false<A...>, "ascsim: AscendC::Hypot (lib/math/hypot.h) is not simulated"); }
-template <class T, class... A> __aicore__ inline void Hypot(A&&...) { static_assert(::ascsim::always_false<A...>, "ascsim: AscendC::Hypot (lib/math/hypot.h) is not simulated"); }
-template <class T, bool B0, class... A> __aicore__ inline void Hypot(A&&...) { static_assert(::ascsim::always_false<A...>, "ascsim: AscendC::Hypot (lib/math/hypot.h) is not simulated"); }
-template <class T, bool B0, bool B1, class... A> __aicore__ inline void Hypot(A&&...) { static_assert(::ascsim::always_false<A...>, "ascsim: AscendC::Hypot (lib/math/hypot.h) is not simulated"); }
-template <class T, class U, class... A> __aicore__ inline void Hypot(A&&...) { static_assert(::ascsim::always_false<A...>, "ascsim: AscendC::Hypot (lib/math/hypot.h) is not simulated"); }
+template <class... A> __aicore__ inline void Hypot(A&&...) { static_assert(::ascsim::always_false<A...>, "ascsim: AscendC::Hypot (lib/math/hypot.h) is not simulated (its docs list no Atlas A2 support)"); }
+template <class T, class... A> __aicore__ inline void Hypot(A&&...) { static_assert(::ascsim::always_false<A...>, "ascsim: AscendC::Hypot (lib/math/hypot.h) is not simulated (its docs list no Atlas A2 support)"); }
+template <class T, bool B0, class... A> __aicore__ inline void Hypot(A&&...) { static_assert(::ascsim::always_false<A...>, "ascsim: AscendC::Hypot (lib/math/hypot.h) is not simulated (its docs list no Atlas A2 support)"); }
+template <class T, bool B0, bool B1, class... A> __aicore__ inline void Hypot(A&&...) { static_assert(::ascsim::always_false<A...>, "ascsim: AscendC::Hypot (lib/math/hypot.h) is not simulated (its docs list no Atlas A2 support)"); }
+template <class T, class U, class... A> __aicore__ inline void Hypot(A&&...) { static_assert(::ascsim::always_false<A...>, "ascsim: AscendC::Hypot (lib/math/hypot.h) is not simulated (its docs list no Atlas A2 support)"); }
 #endif
 }  // namespace AscendC
 #endif  // ASCSIM_LIB_MATH_HYPOT_H_
