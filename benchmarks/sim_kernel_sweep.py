@@ -30,12 +30,18 @@ from pathlib import Path
 SIM_INCLUDE = Path(__file__).resolve().parents[1] / "sim" / "include"
 SKIP = ("arch35", "regbase", "v35", "/tests/", "aicpu", "_apt.cpp")
 INCLUDE_RX = re.compile(r'#\s*include\s*"([^"]+)"')
-DTYPE_RX = re.compile(r"\b((?:ORIG_)?DTYPE_[A-Z0-9_]+)\b")
+# the DT_* numbers the build's kernel TU defines (ge::DataType)
+DATA_TYPES = {"FLOAT": 0, "FLOAT16": 1, "INT8": 2, "INT32": 3, "UINT8": 4, "INT16": 6, "UINT16": 7, "UINT32": 8, "INT64": 9,
+              "UINT64": 10, "DOUBLE": 11, "BOOL": 12, "COMPLEX64": 16, "COMPLEX128": 17, "BF16": 27, "INT4": 29}
 CAUSES = [   # (cause, pattern on the first error; group 1 names what is missing)
     ("missing header", re.compile(r"fatal error: (\S+): No such file")),
     ("ascsim: not simulated", re.compile(r"error: static assertion failed: (ascsim: [^\n]*)")),
     ("ascsim: stopped by #error", re.compile(r"error: #error \"?(ascsim: [^\"\n]*)")),
-    ("needs the build's tiling header", re.compile(r"error: [^\n]*?\b(ascsim_default_tiling_t|NoTilingDataRegistered\w*|\w*TilingData\w*)\b")),
+    # the build generates every host TilingData class the op's host code defines or includes (SoftMaxTiling,
+    # TCubeTiling, ...) into the kernel's tiling header; a syntax check has only the op's own
+    ("needs the build's tiling header",
+     re.compile(r"error: [^\n]*?\b(ascsim_default_tiling_t|NoTilingDataRegistered\w*|\w*TilingData\w*|\w*Tiling)\b"
+                r"'? (?:in namespace '[\w:]+' )?does not name a type|error: [^\n]*?\b(ascsim_default_tiling_t)\b")),
     ("AscendC name missing", re.compile(r"error: '(\w+)' is not a member of '(?:AscendC|AscendC::\w+)'")),
     ("name not declared", re.compile(r"error: '(\w+)' was not declared in this scope")),
     ("no overload takes the call", re.compile(r"error: no matching function for call to '([\w:]+)")),
@@ -95,31 +101,43 @@ def tiling_structs(op: Path) -> str:
     return "\n".join(head + out + tail)
 
 
+PARAM_RX = re.compile(r"\b(?:Input|Output)\s*\(\s*\"(\w+)\"")
+
+
 def tu_text(entry: Path) -> str:
+    """The TU the build would compile for one dtype combination: DTYPE_<PARAM> (float) and ORIG_DTYPE_<PARAM> (DT_FLOAT)
+    for every input and output the op's OpDef declares, then the op's tiling structs, then the entry."""
     kdir = entry.parent
-    names = set()
-    for p in kdir.rglob("*"):
+    host = kdir.parent / "op_host"
+    params = set()
+    for p in (host.rglob("*") if host.is_dir() else []):
         if p.suffix in (".h", ".cpp", ".hpp"):
-            names |= set(DTYPE_RX.findall(p.read_text(errors="replace")))
-    defs = "".join(f"#ifndef {n}\n#define {n} float\n#endif\n" for n in sorted(names))
+            params |= {n.upper() for n in PARAM_RX.findall(p.read_text(errors="replace"))}
+    defs = "".join(f"#define DTYPE_{n} float\n#define ORIG_DTYPE_{n} DT_FLOAT\n" for n in sorted(params))
+    defs += "".join(f"#define DT_{n} {v}\n" for n, v in DATA_TYPES.items())
     return (f'#include "kernel_operator.h"\n#include <array>\n#include <tuple>\n{defs}'
             f'{tiling_structs(kdir.parent)}\n#include "{entry}"\n')
 
 
 def op_links(root: Path, tmp: Path) -> Path:
-    """tmp/ops/<op> -> <op>/op_kernel for every op: `../<op>/x.h` and `../../<op>/x.h` resolve from tmp/ops/_/_."""
+    """tmp/ops/<op> -> <op>/op_kernel for every op, and <dir> -> <dir> for folders of shared kernel headers
+    (foreach_utils, inc): `../<op>/x.h` resolves from tmp/ops/_ and `../../<op>/x.h` from tmp/ops/_/_."""
     ops = tmp / "ops"
     (ops / "_" / "_").mkdir(parents=True, exist_ok=True)
     for k in root.rglob("op_kernel"):
         link = ops / k.parent.name
         if k.is_dir() and not link.exists():
             link.symlink_to(k)
-    return ops / "_" / "_"
+    for d in root.rglob("*"):   # header folders that are not an op's op_kernel
+        link = ops / d.name
+        if d.is_dir() and not link.exists() and "op_kernel" in d.parts and any(d.glob("*.h")):
+            link.symlink_to(d)
+    return ops / "_"
 
 
 def check(entry: Path, root: Path, cxx: str, links: Path, sim_include: Path) -> tuple[Path, str, str, str]:
     op = entry.parent.parent
-    inc = [sim_include, entry.parent, op, op / "op_host", root, links,
+    inc = [sim_include, entry.parent, op, op / "op_host", root, links, links / "_",
            *(d for d in (root / "common", root / "common" / "inc") if d.is_dir())]
     with tempfile.NamedTemporaryFile("w", suffix=".cpp", delete=False) as f:
         f.write(tu_text(entry))
@@ -136,7 +154,7 @@ def check(entry: Path, root: Path, cxx: str, links: Path, sim_include: Path) -> 
     for cause, rx in CAUSES:
         m = rx.search(r.stderr)
         if m:
-            return entry, cause, m.group(1), first
+            return entry, cause, next((g for g in m.groups() if g), ""), first
     return entry, "other", "", first
 
 

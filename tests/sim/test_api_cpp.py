@@ -9,7 +9,8 @@ tests/sim/cpp/hl_activation_test.cpp: the Gelu family, Silu, Swish, SwiGLU/GeGLU
 tests/sim/cpp/hl_norm_test.cpp: LayerNorm (both layouts), Normalize, RmsNorm, GroupNorm, BatchNorm, DeepNorm and the
 Welford pair with their tiling structs. tests/sim/cpp/hl_quant_pad_test.cpp: AscendQuant/AscendDequant/AscendAntiQuant,
 Pad/UnPad and DropOut. hl_softmax_more_test.cpp / hl_norm_grad_test.cpp / hl_misc_more_test.cpp: SoftmaxFlash,
-SoftmaxFlashV3, SoftmaxGradFront, LayerNormGrad, LayerNormGradBeta and ReduceXorSum."""
+SoftmaxFlashV3, SoftmaxGradFront, LayerNormGrad, LayerNormGradBeta and ReduceXorSum; vec_transpose_test.cpp: the basic
+Transpose (16x16 and NCHW <-> NHWC)."""
 import pytest
 
 from .conftest import REPO, run_cpp_driver
@@ -22,7 +23,8 @@ ROUNDING_MATH_SRC = REPO / "tests" / "sim" / "cpp" / "hl_rounding_math_test.cpp"
 ACTIVATION_SRC = REPO / "tests" / "sim" / "cpp" / "hl_activation_test.cpp"
 NORM_SRC = REPO / "tests" / "sim" / "cpp" / "hl_norm_test.cpp"
 QUANT_PAD_SRC = REPO / "tests" / "sim" / "cpp" / "hl_quant_pad_test.cpp"
-MORE_SRCS = [REPO / "tests" / "sim" / "cpp" / f"{n}.cpp" for n in ("hl_softmax_more_test", "hl_norm_grad_test", "hl_misc_more_test")]
+MORE_SRCS = [REPO / "tests" / "sim" / "cpp" / f"{n}.cpp" for n in ("hl_softmax_more_test", "hl_norm_grad_test", "hl_misc_more_test",
+                                                                      "vec_transpose_test")]
 
 
 def test_kernel_api_semantics():

@@ -113,3 +113,16 @@ def test_opdef_declares_inplace_reads_hostile_dumps_as_no(tmp_path, text):
     f = tmp_path / "opdef.json"
     f.write_text(text)
     assert declares_inplace(f, "Op") is False
+
+
+def test_the_kernel_tu_names_every_data_type_an_orig_dtype_macro_can_hold():
+    """ORIG_DTYPE_<NAME> is the ge::DataType number; kernels compare it with DT_* (DT_INT4 in quant kernels)."""
+    import re
+
+    from kernelgen.bench.backends.sim import kernel_tu
+    tu = kernel_tu("Op", "op", "op.cpp", {}, [0], [], 0)
+    defined = dict(re.findall(r"#define (DT_\w+) (\d+)", tu))
+    header = (REPO / "sim" / "include" / "ascsim" / "host" / "ge_types.h").read_text()
+    ge = dict(re.findall(r"\b(DT_\w+) = (\d+)", header.split("enum DataType")[1].split("};")[0]))
+    for name in ("DT_FLOAT", "DT_FLOAT16", "DT_BF16", "DT_INT4", "DT_DOUBLE", "DT_COMPLEX64", "DT_BOOL", "DT_UINT64"):
+        assert defined[name] == ge[name], name

@@ -72,6 +72,20 @@ int main() {
         CHECK(has(throws([&] { uninit.InitBuffer(c4, 32); }), "before InitBufPool"));
     }
 
+    // --- a TPipe copied into a member (kernels keep one and assign the entry's pipe to it) ---
+    {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> a, b, c;
+        pipe.InitBuffer(a, 64);
+        TPipe member;
+        member = pipe;                                     // the copy continues after pipe's 64 bytes
+        member.InitBuffer(b, 32);
+        CHECK(b.Get<uint8_t>().addr_ == fx.ub + 64 && member.UsedBytes() == 96 && pipe.UsedBytes() == 64);
+        pipe.InitBuffer(c, 32);                            // the original knows nothing of the copy's buffer
+        CHECK(c.Get<uint8_t>().addr_ == fx.ub + 64);
+        CHECK(GetTPipePtr() == &member);                   // constructed last
+    }
+
     // --- TQueSync / DataSyncBarrier / GetDataBlockSizeInBytes ---
     {
         static_assert(GetDataBlockSizeInBytes() == 32, "a DataBlock is 32 bytes");

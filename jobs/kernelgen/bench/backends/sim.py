@@ -358,8 +358,15 @@ def kernel_tu(op: str, kernel_name: str, kernel_file: str, macros: dict[str, str
 #define DT_UINT32 8
 #define DT_INT64 9
 #define DT_UINT64 10
+#define DT_DOUBLE 11
 #define DT_BOOL 12
+#define DT_COMPLEX64 16
+#define DT_COMPLEX128 17
 #define DT_BF16 27
+#define DT_INT4 29
+#define DT_UINT1 30
+#define DT_INT2 31
+#define DT_COMPLEX32 33
 namespace {ns} {{
 {sim_cube.core_prologue(core)}#include "{kernel_file}"
 }}

@@ -22,6 +22,7 @@
 #include "hl_softmax_more.h"
 #include "hl_norm_grad.h"
 #include "hl_misc_more.h"
+#include "vec_transpose.h"
 #include "hl_reduce.h"
 #include "hl_select.h"
 #include "hl_softmax.h"

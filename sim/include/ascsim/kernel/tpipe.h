@@ -63,8 +63,20 @@ public:
     ~TPipe() {
         if (ascsim::core().tpipe == this) ascsim::core().tpipe = nullptr;
     }
-    TPipe(const TPipe&) = delete;
-    TPipe& operator=(const TPipe&) = delete;
+    // A copy holds the allocation state as it was (kernels keep a TPipe member and assign the entry's pipe to it):
+    // each object then allocates on from there, as separate objects do on the device. Constructing one makes it the
+    // core's TPipe (GetTPipePtr), as any construction does; assigning changes nothing of that.
+    TPipe(const TPipe& o) : used_(o.used_) {
+        std::memcpy(reserved_, o.reserved_, sizeof reserved_);
+        std::memcpy(que_bufs_, o.que_bufs_, sizeof que_bufs_);
+        ascsim::core().tpipe = this;
+    }
+    TPipe& operator=(const TPipe& o) {
+        used_ = o.used_;
+        std::memcpy(reserved_, o.reserved_, sizeof reserved_);
+        std::memcpy(que_bufs_, o.que_bufs_, sizeof que_bufs_);
+        return *this;
+    }
 
     template <class Q> bool InitBuffer(Q& que, uint8_t num, uint32_t len) {
         static_assert(Q::kIsQueue, "InitBuffer(que, num, len) expects a TQue/TQueBind");
