@@ -115,7 +115,7 @@ def tu_text(entry: Path) -> str:
             params |= {n.upper() for n in PARAM_RX.findall(p.read_text(errors="replace"))}
     defs = "".join(f"#define DTYPE_{n} float\n#define ORIG_DTYPE_{n} DT_FLOAT\n" for n in sorted(params))
     defs += "".join(f"#define DT_{n} {v}\n" for n, v in DATA_TYPES.items())
-    return (f'#include "kernel_operator.h"\n#include <array>\n#include <tuple>\n{defs}'
+    return (f'#define ASCENDC_TPL_KERNEL 1\n#include "kernel_operator.h"\n#include <array>\n#include <tuple>\n{defs}'
             f'{tiling_structs(kdir.parent)}\n#include "{entry}"\n')
 
 

@@ -85,6 +85,18 @@ int main() {
         CHECK(c.Get<uint8_t>().addr_ == fx.ub + 64);
         CHECK(GetTPipePtr() == &member);                   // constructed last
     }
+    {   // a reused TPipe: Destroy, then Init allocates from the start again
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> a, b;
+        pipe.InitBuffer(a, 256);
+        pipe.Destroy();
+        pipe.Init();
+        pipe.InitBuffer(b, 32);
+        CHECK(b.Get<uint8_t>().addr_ == fx.ub && pipe.UsedBytes() == 32);
+        CHECK(pipe.GetBaseAddr(static_cast<int8_t>(TPosition::VECIN)) == fx.ub);
+        CHECK(uint32_t(b.Get<uint8_t>().addr_ - pipe.GetBaseAddr(int8_t(TPosition::VECCALC))) == 0);
+        pipe.DestroyWithoutPipeAll();
+    }
 
     // --- TQueSync / DataSyncBarrier / GetDataBlockSizeInBytes ---
     {

@@ -97,7 +97,22 @@ public:
     template <class T, class U> bool InitBufPool(T& bufPool, uint32_t len, U& shareBuf) {
         return bufPool.Share("TPipe::InitBufPool", len, shareBuf);
     }
+    // Destroy releases the pipe's resources; Init (which the constructor runs) starts its allocations and event ids
+    // afresh, so a reused TPipe is Destroy + Init. DestroyWithoutPipeAll is Destroy without the PIPE_ALL barrier,
+    // which the simulated core does not need.
     void Destroy() {}
+    void DestroyWithoutPipeAll() {}
+    void Init() {
+        used_ = 0;
+        std::memset(reserved_, 0, sizeof reserved_);
+        std::memset(que_bufs_, 0, sizeof que_bufs_);
+        ascsim::core().tpipe = this;
+    }
+    // The base address of a logical position (a CPU-debug helper: tensor address minus base = offset); the UB base
+    // for the vector positions, nullptr for the cube ones.
+    uint8_t* GetBaseAddr(int8_t logicPos) {
+        return ascsim::is_ub_position(static_cast<TPosition>(logicPos)) ? ascsim::core().ub : nullptr;
+    }
     void Reset() {
         used_ = 0;
         for (auto& n : que_bufs_) n = 0;
