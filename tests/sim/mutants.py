@@ -224,7 +224,7 @@ MUTANTS += [
       message="out of range"),
     # --- level 2: high-level APIs and raw intrinsics ------------------------------------------------------------
     M("rms-broadcast-wrong-axis", *RMS, "BroadCast<float, DIM_NUM, 1>(sqx", "BroadCast<float, DIM_NUM, 0>(sqx",
-      ERR, message="Broadcast", cases=(0, 1, 2, 3)),
+      ERR, message="BroadCast", cases=(0, 1, 2, 3)),
     M("rms-vcadd-wrong-mask", *RMSC, "AscendCUtils::SetMask<float>(ELEM_PER_REP_FP32);  // set mask = 64",
       "AscendCUtils::SetMask<float>(ELEM_PER_REP_FP32 / 2);", WRONG, cases=(0, 1, 2, 3)),
     M("msm-sigmoid-tmp-aliases-src", *MSM, "AscendC::Sigmoid(calBuffer2, calBuffer1, tileLen);",

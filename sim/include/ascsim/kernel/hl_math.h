@@ -203,9 +203,9 @@ __aicore__ inline void ArithProgression(const LocalTensor<T>& dst, const T first
 // be unaligned. The docs forbid src and dst to overlap; the device still reads the source completely first and
 // answers broadcast in place (NPUKernelBench RmsNorm-family), so an overlap is allowed here. The temporary buffer
 // must hold what GetBroadCastMaxMinTmpSize reports (host/hl_tiling.h, ascsim::broadcast_min_tmp).
-template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
-__aicore__ inline void Broadcast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const uint32_t dstShape[dim],
-                                 const uint32_t srcShape[dim], const LocalTensor<uint8_t>* tmp) {
+template <typename T, int32_t dim, int32_t axis>
+__aicore__ inline void ascsim_broadcast(const char* api, const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
+                                        const uint32_t dstShape[dim], const uint32_t srcShape[dim], const LocalTensor<uint8_t>* tmp) {
     static_assert(dim == 1 || dim == 2, "Broadcast supports dim 1 and 2");
     static_assert(axis == 0 || axis == 1, "Broadcast supports axis 0 and 1");
     static_assert(axis < dim, "Broadcast: axis out of range for dim");
@@ -214,37 +214,37 @@ __aicore__ inline void Broadcast(const LocalTensor<T>& dstLocal, const LocalTens
     uint32_t total = 1, stotal = 1;
     for (int i = 0; i < dim; ++i) {
         if (srcShape[i] != dstShape[i] && srcShape[i] != 1)
-            ::ascsim::fail("Broadcast", "Failed to check shape", "srcShape must equal dstShape or be 1 on every axis");
+            ::ascsim::fail(api, "Failed to check shape", "srcShape must equal dstShape or be 1 on every axis");
         if (i != axis && srcShape[i] != dstShape[i])
-            ::ascsim::fail("Broadcast", "Failed to check shape", "only the broadcast axis may differ");
+            ::ascsim::fail(api, "Failed to check shape", "only the broadcast axis may differ");
         total *= dstShape[i];
         stotal *= srcShape[i];
     }
     if (dim == 2 && axis == 0 && (uint64_t(srcShape[1]) * sizeof(T)) % 32)
-        ::ascsim::fail("Broadcast", "Failed to check shape",
+        ::ascsim::fail(api, "Failed to check shape",
                        "with dim 2 and axis 0, srcShape[1] * sizeof(T) must be a multiple of 32 bytes, got " +
                            std::to_string(uint64_t(srcShape[1]) * sizeof(T)));
     if (total == 0) return;
     // the source is only read (it may be a tensor other pipes read at the same time); the destination is written
-    ::ascsim::check_src("Broadcast", srcLocal, stotal);
-    ::ascsim::check_dst("Broadcast", dstLocal, total);
+    ::ascsim::check_src(api, srcLocal, stotal);
+    ::ascsim::check_dst(api, dstLocal, total);
     const uint32_t need = ::ascsim::broadcast_min_tmp(uint32_t(sizeof(T)), dim == 2 ? dstShape[0] : 1,
                                                       dim == 2 ? dstShape[1] : dstShape[0], stotal, axis);
     if (tmp) {
-        ::ascsim::check_ub_aligned("Broadcast", tmp->addr_);
+        ::ascsim::check_ub_aligned(api, tmp->addr_);
         if (tmp->GetSize() < need)
-            ::ascsim::fail("Broadcast", "sharedTmpBuffer is too small",
+            ::ascsim::fail(api, "sharedTmpBuffer is too small",
                            "the API needs at least " + std::to_string(need) + " B of temporary buffer "
                            "(GetBroadCastMaxMinTmpSize minValue) but got " + std::to_string(tmp->GetSize()) + " B");
         if (tmp->GetSize()) {
-            ::ascsim::check_ub("Broadcast", tmp->addr_, tmp->GetSize());
-            ::ascsim::sync_v_write("Broadcast", tmp->addr_, tmp->GetSize());
+            ::ascsim::check_ub(api, tmp->addr_, tmp->GetSize());
+            ::ascsim::sync_v_write(api, tmp->addr_, tmp->GetSize());
         }
     } else {
         auto* pipe = GetTPipePtr();
         uint32_t used = pipe ? std::min(pipe->UsedBytes(), ::ascsim::core().ub_size) : 0;
         if (::ascsim::core().ub_size - used < need)
-            ::ascsim::fail("Broadcast", "no UB left for the API's temporary buffer",
+            ::ascsim::fail(api, "no UB left for the API's temporary buffer",
                            "without sharedTmpBuffer the API uses the UB after the last InitBuffer (" +
                                std::to_string(::ascsim::core().ub_size - used) + " B free) but needs " + std::to_string(need) + " B");
     }
@@ -258,22 +258,22 @@ __aicore__ inline void Broadcast(const LocalTensor<T>& dstLocal, const LocalTens
 template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
 __aicore__ inline void Broadcast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const uint32_t dstShape[dim],
                                  const uint32_t srcShape[dim], LocalTensor<uint8_t>& sharedTmpBuffer) {
-    Broadcast<T, dim, axis, isReuseSource>(dstLocal, srcLocal, dstShape, srcShape, &sharedTmpBuffer);
+    ascsim_broadcast<T, dim, axis>("Broadcast", dstLocal, srcLocal, dstShape, srcShape, &sharedTmpBuffer);
 }
 template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
 __aicore__ inline void Broadcast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const uint32_t dstShape[dim],
                                  const uint32_t srcShape[dim]) {
-    Broadcast<T, dim, axis, isReuseSource>(dstLocal, srcLocal, dstShape, srcShape, static_cast<const LocalTensor<uint8_t>*>(nullptr));
+    ascsim_broadcast<T, dim, axis>("Broadcast", dstLocal, srcLocal, dstShape, srcShape, nullptr);
 }
 template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
 __aicore__ inline void BroadCast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const uint32_t dstShape[dim],
                                  const uint32_t srcShape[dim], LocalTensor<uint8_t>& sharedTmpBuffer) {
-    Broadcast<T, dim, axis, isReuseSource>(dstLocal, srcLocal, dstShape, srcShape, &sharedTmpBuffer);
+    ascsim_broadcast<T, dim, axis>("BroadCast", dstLocal, srcLocal, dstShape, srcShape, &sharedTmpBuffer);
 }
 template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
 __aicore__ inline void BroadCast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const uint32_t dstShape[dim],
                                  const uint32_t srcShape[dim]) {
-    Broadcast<T, dim, axis, isReuseSource>(dstLocal, srcLocal, dstShape, srcShape, static_cast<const LocalTensor<uint8_t>*>(nullptr));
+    ascsim_broadcast<T, dim, axis>("BroadCast", dstLocal, srcLocal, dstShape, srcShape, nullptr);
 }
 
 }  // namespace AscendC
