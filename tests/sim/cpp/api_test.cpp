@@ -254,6 +254,26 @@ int main() {
     Select(z, bits, x, y, SELMODE::VSEL_TENSOR_TENSOR_MODE, 64);
     CHECK(z.GetValue(9) == 9.0f && z.GetValue(10) == 10.0f && z.GetValue(63) == 10.0f);
     CHECK(has(throws([&] { Compare(bits, i, i, CMPMODE::LT, 64); }), "EQ"));
+    {   // level-0 CompareScalar / Compares: on A2 the mask is reserved (every lane of each repeat compares); the
+        // tensor-scalar level-0 Select takes the scalar where the bit is 0
+        auto xs = fx.at<float>(40960, 128), zs = fx.at<float>(45056, 128);
+        for (int k = 0; k < 128; ++k) xs.SetValue(k, float(k));
+        auto b2 = fx.at<uint8_t>(49152, 32);
+        UnaryRepeatParams up(1, 1, 8, 8);
+        CompareScalar(b2, xs, 70.0f, CMPMODE::GE, uint64_t(1), 2, up);          // mask 1 has no effect on A2
+        CHECK(b2.GetValue(0) == 0x00 && b2.GetValue(8) == 0xC0 && b2.GetValue(15) == 0xFF);
+        uint64_t mk[2] = {1, 0};
+        Compares(b2, xs, 3.0f, CMPMODE::LT, mk, 1, up);
+        CHECK(b2.GetValue(0) == 0x07 && b2.GetValue(1) == 0x00);
+        BinaryRepeatParams bp(1, 1, 1, 8, 8, 8);
+        CompareScalar(b2, xs, 70.0f, CMPMODE::GE, uint64_t(64), 2, up);
+        Select(zs, b2, xs, -1.0f, SELMODE::VSEL_TENSOR_SCALAR_MODE, uint64_t(64), 2, bp);
+        CHECK(zs.GetValue(69) == -1.0f && zs.GetValue(70) == 70.0f && zs.GetValue(127) == 127.0f && zs.GetValue(0) == -1.0f);
+        uint64_t half_mask[2] = {0xFFFFFFFFull, 0};                             // Select honours its mask: lanes 32..63 untouched
+        zs.SetValue(40, 123.0f);
+        Select(zs, b2, xs, -2.0f, SELMODE::VSEL_TENSOR_SCALAR_MODE, half_mask, 1, bp);
+        CHECK(zs.GetValue(0) == -2.0f && zs.GetValue(40) == 123.0f);
+    }
 
     // --- reductions (argument orders differ between families) ---
     for (int k = 0; k < 64; ++k) x.SetValue(k, float(k % 8));

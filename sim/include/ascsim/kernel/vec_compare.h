@@ -120,6 +120,53 @@ template <typename T, typename U>
 __aicore__ inline void Compares(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src1Scalar, CMPMODE cmpMode, uint32_t count) {
     CompareScalar(dst, src0, src1Scalar, cmpMode, count);
 }
+// The level-0 forms (repeatTime repeats of 256 bytes, UnaryRepeatParams strides; result bits packed per repeat). On
+// Atlas A2 the mask argument is reserved and has no effect (docs): every lane of every repeat is compared.
+}  // namespace AscendC
+namespace ascsim {
+template <class T, class U>
+inline void compare_scalar_repeats(const AscendC::LocalTensor<U>& dst, const AscendC::LocalTensor<T>& src0, T scalar,
+                                   AscendC::CMPMODE cmpMode, uint8_t repeatTime, const AscendC::UnaryRepeatParams& p) {
+    ASCSIM_DTYPE_CHECK("CompareScalar", T, "half / float / int32_t", half, float, int32_t);
+    check_cmp_type<T>(cmpMode);
+    constexpr uint32_t epr = elems_per_repeat<T>();
+    Mask all = mask_from(uint64_t(epr), epr, true);
+    Opnd ops[1] = {{(uint8_t*)src0.addr_, sizeof(T), p.srcBlkStride, p.srcRepStride}};
+    uint8_t* out = (uint8_t*)dst.addr_;
+    check_ub_aligned("CompareScalar", out);
+    check_ub("CompareScalar", out, size_t(repeatTime) * epr / 8);
+    sync_v_write("CompareScalar", out, size_t(repeatTime) * epr / 8);
+    const auto s = up(scalar);
+    for_each_active("CompareScalar", 0u, all, repeatTime, epr, ops, [&](uint32_t r, uint32_t i) {
+        set_bit(out, uint64_t(r) * epr + i, cmp(up(*(T*)ops[0].at(r, i)), s, cmpMode));
+    });
+}
+}  // namespace ascsim
+namespace AscendC {
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ inline void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src1Scalar, CMPMODE cmpMode,
+                                     const uint64_t mask[], uint8_t repeatTime, const UnaryRepeatParams& repeatParams) {
+    (void)mask;
+    ::ascsim::compare_scalar_repeats(dst, src0, src1Scalar, cmpMode, repeatTime, repeatParams);
+}
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ inline void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src1Scalar, CMPMODE cmpMode,
+                                     const uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams) {
+    (void)mask;
+    ::ascsim::compare_scalar_repeats(dst, src0, src1Scalar, cmpMode, repeatTime, repeatParams);
+}
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ inline void Compares(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src1Scalar, CMPMODE cmpMode,
+                                const uint64_t mask[], uint8_t repeatTime, const UnaryRepeatParams& repeatParams) {
+    (void)mask;
+    ::ascsim::compare_scalar_repeats(dst, src0, src1Scalar, cmpMode, repeatTime, repeatParams);
+}
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ inline void Compares(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src1Scalar, CMPMODE cmpMode,
+                                const uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams) {
+    (void)mask;
+    ::ascsim::compare_scalar_repeats(dst, src0, src1Scalar, cmpMode, repeatTime, repeatParams);
+}
 
 // Select: bit i of selMask = 1 picks src0[i], 0 picks src1[i] (or the scalar).
 template <typename T, typename U>
@@ -153,6 +200,35 @@ __aicore__ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& s
         uint64_t bi = selMode == SELMODE::VSEL_CMPMASK_SPR ? (i % epr) : i;
         dst.addr_[i] = ::ascsim::get_bit(bits, bi) ? src0.addr_[i] : src1;
     }
+}
+// The level-0 tensor-scalar form (src1 a scalar; the mask continuous or bitwise, repeats with BinaryRepeatParams,
+// whose src1 strides the scalar does not use).
+template <typename T, typename U, class M>
+__aicore__ inline void ascsim_select_scalar_repeats(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
+                                                    T src1, SELMODE selMode, M mask, uint8_t repeatTime, bool isSetMask,
+                                                    const BinaryRepeatParams& p) {
+    ASCSIM_DTYPE_CHECK("Select", T, "half / float", half, float);
+    constexpr uint32_t epr = ::ascsim::elems_per_repeat<T>();
+    ::ascsim::Mask m = ::ascsim::mask_from(mask, epr, isSetMask);
+    ::ascsim::Opnd ops[2] = {{(uint8_t*)dst.addr_, sizeof(T), p.dstBlkStride, p.dstRepStride},
+                             {(uint8_t*)src0.addr_, sizeof(T), p.src0BlkStride, p.src0RepStride}};
+    const uint8_t* bits = (const uint8_t*)selMask.addr_;
+    ::ascsim::sync_v_read("Select", bits, selMode == SELMODE::VSEL_CMPMASK_SPR ? epr / 8 : size_t(repeatTime) * epr / 8);
+    ::ascsim::for_each_active("Select", m, repeatTime, epr, ops, [&](uint32_t r, uint32_t i) {
+        uint64_t bi = selMode == SELMODE::VSEL_CMPMASK_SPR ? i : uint64_t(r) * epr + i;
+        *(T*)ops[0].at(r, i) = ::ascsim::get_bit(bits, bi) ? *(T*)ops[1].at(r, i) : src1;
+    });
+}
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0, T src1,
+                              SELMODE selMode, uint64_t mask[], uint8_t repeatTime, const BinaryRepeatParams& repeatParams) {
+    ascsim_select_scalar_repeats(dst, selMask, src0, src1, selMode, static_cast<const uint64_t*>(mask), repeatTime, isSetMask,
+                                 repeatParams);
+}
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0, T src1,
+                              SELMODE selMode, uint64_t mask, uint8_t repeatTime, const BinaryRepeatParams& repeatParams) {
+    ascsim_select_scalar_repeats(dst, selMask, src0, src1, selMode, mask, repeatTime, isSetMask, repeatParams);
 }
 template <typename T, typename U, bool isSetMask = true>
 __aicore__ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
