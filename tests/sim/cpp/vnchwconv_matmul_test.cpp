@@ -428,6 +428,10 @@ static void test_quant_matmul() {
 // through lib/matrix/matmul/tiling.h: a constant config as kernels declare one (flash-attention style)
 constexpr MatmulConfig kExceedCfg = GetNormalConfig(true);
 static_assert(kExceedCfg.intrinsicsCheck && kExceedCfg.doNorm && !GetMDLConfig().doNorm, "MatmulConfig helpers");
+// the documented MDL parameters (the docs' own call spells all twelve)
+constexpr MatmulConfig kMdlCfg = GetMDLConfig(true, false, 2, false, false, false, false, true, true, false, false, false);
+static_assert(kMdlCfg.doMultiDataLoad && !kMdlCfg.doNorm && kMdlCfg.intrinsicsCheck && kMdlCfg.doMTE2Preload == 2 &&
+              !kMdlCfg.enUnitFlag && !GetMDLConfig().enUnitFlag, "GetMDLConfig parameters");
 // the toolkit declares them at global scope: unqualified in a namespace of the kernel's own, without `using namespace`
 namespace kernel_scope {
 constexpr MatmulConfig kCfg = ::GetNormalConfig(false, false, false, BatchMode::BATCH_LESS_THAN_L1);

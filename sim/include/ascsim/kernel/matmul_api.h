@@ -74,7 +74,24 @@ constexpr MatmulConfig GetNormalConfig(const bool intrinsicsLimit = false, const
     c.bmmOutMode = bmmOutMode;
     return c;
 }
-constexpr MatmulConfig GetMDLConfig() { return CFG_MDL; }
+// The documented MDL-template parameters; the simulated Matmul keeps the ones its model reads (the rest are load and
+// buffer-reuse knobs of the device's pipeline with no effect on results).
+constexpr MatmulConfig GetMDLConfig(const bool intrinsicsLimit = false, const bool batchLoop = false,
+                                    const uint32_t doMTE2Preload = 0, const bool isVecND2NZ = false, bool isPerTensor = false,
+                                    bool hasAntiQuantOffset = false, const bool enUnitFlag = false, const bool isMsgReuse = true,
+                                    const bool enableUBReuse = true, const bool enableL1CacheUB = false,
+                                    const bool enableMixDualMaster = false, const bool enableKdimReorderLoad = false) {
+    (void)isPerTensor; (void)hasAntiQuantOffset; (void)enableUBReuse; (void)enableL1CacheUB; (void)enableKdimReorderLoad;
+    MatmulConfig c = CFG_MDL;
+    c.intrinsicsCheck = intrinsicsLimit;
+    c.isNBatch = batchLoop;
+    c.doMTE2Preload = doMTE2Preload;
+    c.enVecND2NZ = isVecND2NZ;
+    c.enUnitFlag = enUnitFlag;
+    c.isMsgReuse = isMsgReuse;
+    c.enableMixDualMaster = enableMixDualMaster;
+    return c;
+}
 
 namespace ascsim_mm {
 template <class A, class C> constexpr bool types_ok() {
