@@ -19,34 +19,40 @@
 namespace ascsim {
 inline uint32_t hl_min_tmp(uint32_t live) { return live * 256u; }
 
-// Checks the temporary buffer (or the UB tail when tmp == nullptr) for an API keeping `live` float vectors of
-// `count` elements; `spans` are the operand footprints the buffer must not overlap. For the missing-sync detector
-// the temporary buffer is written (and read back) by PIPE_V: the part the temp model uses is recorded as a write.
-inline void hl_check_tmp(const char* api, const AscendC::LocalTensor<uint8_t>* tmp, uint32_t count, uint32_t live,
-                         std::initializer_list<std::pair<const void*, size_t>> spans) {
-    uint32_t need = hl_min_tmp(live);
+// Checks a temporary buffer of at least `need` bytes (or that much UB after the last InitBuffer when tmp == nullptr);
+// `spans` are the operand footprints it must not overlap; `host` names the host function that reports the size. For
+// the missing-sync detector the buffer is written by PIPE_V: `used` bytes of it (the part the API works in).
+inline void hl_check_tmp_bytes(const char* api, const AscendC::LocalTensor<uint8_t>* tmp, uint64_t need, uint64_t used_bytes,
+                               std::initializer_list<std::pair<const void*, size_t>> spans, const std::string& host) {
     if (tmp) {
         check_ub_aligned(api, tmp->addr_);
         if (tmp->GetSize() < need)
             fail(api, "sharedTmpBuffer is too small",
-                 "the API needs at least " + std::to_string(need) + " B of temporary buffer (Get" + std::string(api) +
-                     "MaxMinTmpSize minValue) but got " + std::to_string(tmp->GetSize()) + " B");
+                 "the API needs at least " + std::to_string(need) + " B of temporary buffer (" + host +
+                     " minValue) but got " + std::to_string(tmp->GetSize()) + " B");
+        if (tmp->GetSize() == 0) return;
         check_ub(api, tmp->addr_, tmp->GetSize());
         for (const auto& sp : spans) {
             const uint8_t* a = static_cast<const uint8_t*>(sp.first);
             if (a && a < tmp->addr_ + tmp->GetSize() && tmp->addr_ < a + sp.second)
                 fail(api, "sharedTmpBuffer overlaps an operand", "the temporary buffer must not share UB with src/dst");
         }
-        uint64_t most = uint64_t(live) * ((uint64_t(count) * 4u + 31u) / 32u * 32u);
-        sync_v_write(api, tmp->addr_, size_t(std::min<uint64_t>(tmp->GetSize(), std::max<uint64_t>(most, need))));
+        sync_v_write(api, tmp->addr_, size_t(std::min<uint64_t>(tmp->GetSize(), std::max<uint64_t>(used_bytes, need))));
     } else {
         auto* pipe = AscendC::GetTPipePtr();
-        uint32_t used = pipe ? pipe->UsedBytes() : 0;
-        if (core().ub_size < used + need)
+        uint32_t used = pipe ? std::min(pipe->UsedBytes(), core().ub_size) : 0;
+        if (core().ub_size - used < need)
             fail(api, "no UB left for the API's temporary buffer",
-                 "without sharedTmpBuffer the API uses the UB after the last InitBuffer (" + std::to_string(core().ub_size - std::min(used, core().ub_size)) +
+                 "without sharedTmpBuffer the API uses the UB after the last InitBuffer (" + std::to_string(core().ub_size - used) +
                      " B free) but needs " + std::to_string(need) + " B; leave room or pass a sharedTmpBuffer");
     }
+}
+
+// The temp model of the elementwise APIs: `live` float vectors of `count` elements, at least one repeat each.
+inline void hl_check_tmp(const char* api, const AscendC::LocalTensor<uint8_t>* tmp, uint32_t count, uint32_t live,
+                         std::initializer_list<std::pair<const void*, size_t>> spans) {
+    const uint64_t most = uint64_t(live) * ((uint64_t(count) * 4u + 31u) / 32u * 32u);
+    hl_check_tmp_bytes(api, tmp, hl_min_tmp(live), most, spans, "Get" + std::string(api) + "MaxMinTmpSize");
 }
 
 // Checks the operand footprints (src/src2 read, dst written by PIPE_V; sources first, so an in-place call is a
@@ -230,24 +236,7 @@ __aicore__ inline void ascsim_broadcast(const char* api, const LocalTensor<T>& d
     ::ascsim::check_dst(api, dstLocal, total);
     const uint32_t need = ::ascsim::broadcast_min_tmp(uint32_t(sizeof(T)), dim == 2 ? dstShape[0] : 1,
                                                       dim == 2 ? dstShape[1] : dstShape[0], stotal, axis);
-    if (tmp) {
-        ::ascsim::check_ub_aligned(api, tmp->addr_);
-        if (tmp->GetSize() < need)
-            ::ascsim::fail(api, "sharedTmpBuffer is too small",
-                           "the API needs at least " + std::to_string(need) + " B of temporary buffer "
-                           "(GetBroadCastMaxMinTmpSize minValue) but got " + std::to_string(tmp->GetSize()) + " B");
-        if (tmp->GetSize()) {
-            ::ascsim::check_ub(api, tmp->addr_, tmp->GetSize());
-            ::ascsim::sync_v_write(api, tmp->addr_, tmp->GetSize());
-        }
-    } else {
-        auto* pipe = GetTPipePtr();
-        uint32_t used = pipe ? std::min(pipe->UsedBytes(), ::ascsim::core().ub_size) : 0;
-        if (::ascsim::core().ub_size - used < need)
-            ::ascsim::fail(api, "no UB left for the API's temporary buffer",
-                           "without sharedTmpBuffer the API uses the UB after the last InitBuffer (" +
-                               std::to_string(::ascsim::core().ub_size - used) + " B free) but needs " + std::to_string(need) + " B");
-    }
+    ::ascsim::hl_check_tmp_bytes(api, tmp, need, tmp ? tmp->GetSize() : 0, {}, "GetBroadCastMaxMinTmpSize");
     std::vector<T> s(srcLocal.addr_, srcLocal.addr_ + stotal);
     if (dim == 1) { for (uint32_t i = 0; i < total; ++i) dstLocal.addr_[i] = s[stotal == 1 ? 0 : i]; return; }
     for (uint32_t r = 0; r < dstShape[0]; ++r)

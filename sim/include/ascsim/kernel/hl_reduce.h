@@ -130,27 +130,8 @@ inline void hl_pattern_reduce(const char* api, const AscendC::LocalTensor<T>& ds
         fail(api, "Failed to check params", "dst must not overlap src");
     check_dst(api, dst, int64_t(n_dst));
     const uint32_t need = hl_reduce_min_tmp(op, uint32_t(sizeof(T)), ar, first, last, reuse);
-    if (tmp) {
-        check_ub_aligned(api, tmp->addr_);
-        if (tmp->GetSize() < need)
-            fail(api, "sharedTmpBuffer is too small",
-                 "the API needs at least " + std::to_string(need) + " B of temporary buffer (Get" + std::string(api) +
-                     "MaxMinTmpSize minValue) but got " + std::to_string(tmp->GetSize()) + " B");
-        if (tmp->GetSize()) {
-            check_ub(api, tmp->addr_, tmp->GetSize());
-            for (auto sp : {std::pair<const uint8_t*, uint64_t>{s0, n_src * sizeof(T)}, {d0, n_dst * sizeof(T)}})
-                if (sp.first < tmp->addr_ + tmp->GetSize() && tmp->addr_ < sp.first + sp.second)
-                    fail(api, "sharedTmpBuffer overlaps an operand", "the temporary buffer must not share UB with src/dst");
-            sync_v_write(api, tmp->addr_, tmp->GetSize());
-        }
-    } else {
-        auto* pipe = AscendC::GetTPipePtr();
-        uint32_t used = pipe ? std::min(pipe->UsedBytes(), core().ub_size) : 0;
-        if (core().ub_size - used < need)
-            fail(api, "no UB left for the API's temporary buffer",
-                 "without sharedTmpBuffer the API uses the UB after the last InitBuffer (" + std::to_string(core().ub_size - used) +
-                     " B free) but needs " + std::to_string(need) + " B; leave room or pass a sharedTmpBuffer");
-    }
+    hl_check_tmp_bytes(api, tmp, need, tmp ? tmp->GetSize() : 0, {{s0, n_src * sizeof(T)}, {d0, n_dst * sizeof(T)}},
+                       "Get" + std::string(api) + "MaxMinTmpSize");
     std::vector<float> v, out(n_dst);
     for (uint64_t o = 0; o < n_dst; ++o) {
         const uint32_t len = ar ? last : first;
@@ -219,19 +200,7 @@ inline void hl_cumsum(const AscendC::CumSumConfig& cfg, const AscendC::LocalTens
         fail(api, "Failed to check params", "inner is larger than lastRowTensor with config.outputLastRow");
     check_src(api, src, int64_t(n));
     const uint32_t need = cumsum_min_tmp(uint32_t(sizeof(T)), cfg.isLastAxis, rows, inner);
-    if (tmp) {
-        check_ub_aligned(api, tmp->addr_);
-        if (tmp->GetSize() < need)
-            fail(api, "sharedTmpBuffer is too small", "the API needs at least " + std::to_string(need) +
-                 " B of temporary buffer (GetCumSumMaxMinTmpSize minValue) but got " + std::to_string(tmp->GetSize()) + " B");
-        if (tmp->GetSize()) { check_ub(api, tmp->addr_, tmp->GetSize()); sync_v_write(api, tmp->addr_, tmp->GetSize()); }
-    } else {
-        auto* pipe = AscendC::GetTPipePtr();
-        uint32_t used = pipe ? std::min(pipe->UsedBytes(), core().ub_size) : 0;
-        if (core().ub_size - used < need)
-            fail(api, "no UB left for the API's temporary buffer", "without sharedTmpBuffer the API uses the UB after the last "
-                 "InitBuffer (" + std::to_string(core().ub_size - used) + " B free) but needs " + std::to_string(need) + " B");
-    }
+    hl_check_tmp_bytes(api, tmp, need, tmp ? tmp->GetSize() : 0, {}, "GetCumSumMaxMinTmpSize");
     std::vector<float> acc(n);
     for (uint64_t i = 0; i < n; ++i) acc[i] = float(src.addr_[i]);
     for (uint32_t r = 0; r < rows; ++r)
