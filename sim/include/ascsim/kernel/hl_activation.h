@@ -53,33 +53,12 @@ inline void act_fits(const char* api, const char* count_name, uint64_t count, co
 }
 
 // The temporary buffer (sharedTmpBuffer, or the UB after the last InitBuffer when tmp is null) against the minimum
-// of the live model; `spans` are the operands it must not overlap.
+// of the live model; `spans` are the operands it must not overlap. The part the model uses (`live` vectors of
+// `count` floats, or `need` bytes when live is 0) is scratch written by PIPE_V. Both failures name `host_fn`.
 inline void act_tmp(const char* api, const char* host_fn, const AscendC::LocalTensor<uint8_t>* tmp, uint64_t count,
-                    uint32_t live, uint32_t need, std::initializer_list<std::pair<const void*, size_t>> spans) {
-    if (tmp) {
-        check_ub_aligned(api, tmp->addr_);
-        if (tmp->GetSize() < need)
-            fail(api, "sharedTmpBuffer is too small",
-                 "the API needs at least " + std::to_string(need) + " B of temporary buffer (" + host_fn +
-                     " minValue) but got " + std::to_string(tmp->GetSize()) + " B");
-        check_ub(api, tmp->addr_, tmp->GetSize());
-        for (const auto& sp : spans)
-            if (act_overlaps(tmp->addr_, tmp->GetSize(), sp.first, sp.second))
-                fail(api, "sharedTmpBuffer overlaps an operand",
-                     "the docs forbid the temporary buffer to share UB with the source and destination operands");
-        // the part the model uses is scratch written (and read back) by PIPE_V
-        uint64_t most = live ? uint64_t(live) * ((count * 4u + 31u) / 32u * 32u) : uint64_t(need);
-        if (tmp->GetSize())
-            sync_v_write(api, tmp->addr_, size_t(std::min<uint64_t>(tmp->GetSize(), std::max<uint64_t>(most, need))));
-    } else {
-        auto* pipe = AscendC::GetTPipePtr();
-        uint32_t used = pipe ? std::min(pipe->UsedBytes(), core().ub_size) : 0;
-        if (core().ub_size - used < need)
-            fail(api, "no UB left for the API's temporary buffer",
-                 "without sharedTmpBuffer the API uses the UB after the last InitBuffer (" +
-                     std::to_string(core().ub_size - used) + " B free) but needs " + std::to_string(need) + " B (" +
-                     host_fn + " minValue); leave room or pass a sharedTmpBuffer");
-    }
+                    uint32_t live, uint32_t need, std::initializer_list<HlSpan> spans) {
+    const uint64_t most = live ? uint64_t(live) * ((count * 4u + 31u) / 32u * 32u) : uint64_t(need);
+    hl_check_tmp_bytes(api, tmp, need, most, spans, host_fn, " minValue", true);
 }
 
 // Elementwise activation over `count` elements of one or two sources (src1 null for the unary ones). All sources

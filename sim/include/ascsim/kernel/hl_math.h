@@ -19,23 +19,43 @@
 namespace ascsim {
 inline uint32_t hl_min_tmp(uint32_t live) { return live * 256u; }
 
+// An operand's UB footprint for the temporary buffer's overlap check; `name`, when given, is what the failure calls
+// it (else "src/dst"). Converts from the (address, bytes) pairs some callers keep.
+struct HlSpan {
+    const void* p = nullptr;
+    size_t bytes = 0;
+    const char* name = nullptr;
+    HlSpan(const void* p_, size_t bytes_, const char* name_ = nullptr) : p(p_), bytes(bytes_), name(name_) {}
+    HlSpan(const std::pair<const void*, size_t>& s) : p(s.first), bytes(s.second) {}   // implicit on purpose
+};
+
+// The size part alone: a sharedTmpBuffer below `need` bytes fails, naming what sizes it, "(<host><host_note>)".
+inline void hl_check_tmp_size(const char* api, const AscendC::LocalTensor<uint8_t>* tmp, uint64_t need,
+                              const std::string& host, const char* host_note = " minValue") {
+    if (tmp && tmp->GetSize() < need)
+        fail(api, "sharedTmpBuffer is too small",
+             "the API needs at least " + std::to_string(need) + " B of temporary buffer (" + host + host_note +
+                 ") but got " + std::to_string(tmp->GetSize()) + " B");
+}
+
 // Checks a temporary buffer of at least `need` bytes (or that much UB after the last InitBuffer when tmp == nullptr);
 // `spans` are the operand footprints it must not overlap; `host` names the host function that reports the size. For
 // the missing-sync detector the buffer is written by PIPE_V: `used` bytes of it (the part the API works in).
+// The messages name the size's source as "(<host><host_note>)" where the buffer is too small, and also where no UB is
+// left when `host_without_tmp` (the defaults are the elementwise APIs' wording).
 inline void hl_check_tmp_bytes(const char* api, const AscendC::LocalTensor<uint8_t>* tmp, uint64_t need, uint64_t used_bytes,
-                               std::initializer_list<std::pair<const void*, size_t>> spans, const std::string& host) {
+                               std::initializer_list<HlSpan> spans, const std::string& host,
+                               const char* host_note = " minValue", bool host_without_tmp = false) {
     if (tmp) {
         check_ub_aligned(api, tmp->addr_);
-        if (tmp->GetSize() < need)
-            fail(api, "sharedTmpBuffer is too small",
-                 "the API needs at least " + std::to_string(need) + " B of temporary buffer (" + host +
-                     " minValue) but got " + std::to_string(tmp->GetSize()) + " B");
+        hl_check_tmp_size(api, tmp, need, host, host_note);
         if (tmp->GetSize() == 0) return;
         check_ub(api, tmp->addr_, tmp->GetSize());
-        for (const auto& sp : spans) {
-            const uint8_t* a = static_cast<const uint8_t*>(sp.first);
-            if (a && a < tmp->addr_ + tmp->GetSize() && tmp->addr_ < a + sp.second)
-                fail(api, "sharedTmpBuffer overlaps an operand", "the temporary buffer must not share UB with src/dst");
+        for (const HlSpan& sp : spans) {
+            const uint8_t* a = static_cast<const uint8_t*>(sp.p);
+            if (a && sp.bytes && a < tmp->addr_ + tmp->GetSize() && tmp->addr_ < a + sp.bytes)
+                fail(api, "sharedTmpBuffer overlaps an operand",
+                     std::string("the temporary buffer must not share UB with ") + (sp.name ? sp.name : "src/dst"));
         }
         sync_v_write(api, tmp->addr_, size_t(std::min<uint64_t>(tmp->GetSize(), std::max<uint64_t>(used_bytes, need))));
     } else {
@@ -44,13 +64,15 @@ inline void hl_check_tmp_bytes(const char* api, const AscendC::LocalTensor<uint8
         if (core().ub_size - used < need)
             fail(api, "no UB left for the API's temporary buffer",
                  "without sharedTmpBuffer the API uses the UB after the last InitBuffer (" + std::to_string(core().ub_size - used) +
-                     " B free) but needs " + std::to_string(need) + " B; leave room or pass a sharedTmpBuffer");
+                     " B free) but needs " + std::to_string(need) + " B" +
+                     (host_without_tmp ? " (" + host + host_note + ")" : std::string()) +
+                     "; leave room or pass a sharedTmpBuffer");
     }
 }
 
 // The temp model of the elementwise APIs: `live` float vectors of `count` elements, at least one repeat each.
 inline void hl_check_tmp(const char* api, const AscendC::LocalTensor<uint8_t>* tmp, uint32_t count, uint32_t live,
-                         std::initializer_list<std::pair<const void*, size_t>> spans) {
+                         std::initializer_list<HlSpan> spans) {
     const uint64_t most = uint64_t(live) * ((uint64_t(count) * 4u + 31u) / 32u * 32u);
     hl_check_tmp_bytes(api, tmp, hl_min_tmp(live), most, spans, "Get" + std::string(api) + "MaxMinTmpSize");
 }

@@ -1,5 +1,6 @@
 // ascsim: more high-level APIs for Atlas A2. Present: ReduceXorSum (归约操作/ReduceXorSum接口).
-// Not here: Fma, Hypot, Rint (their pages list Atlas A2 as unsupported); Fmod and ConfusionTranspose (not done yet).
+// Not here: Fma, Hypot, Rint (their pages list Atlas A2 as unsupported); Fmod (hl_fmod.h); ConfusionTranspose (no page in
+// the docs this simulator follows).
 //
 // ReduceXorSum (ReduceXorSum.md): dst[0] = sum over i < calCount of (src0[i] ^ src1[i]), each xor taken as an int16_t
 // value, the sum saturated to [-32768, 32767] (documented note). The sum is exact here (the doc only says the 310P AI
@@ -40,26 +41,8 @@ void reduce_xor_sum(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTens
     if (span_overlap(dst.addr_, 2, s0.addr_, nb) || span_overlap(dst.addr_, 2, s1.addr_, nb))
         fail(api, "Failed to check params", "dstTensor must not overlap src0Tensor or src1Tensor");
     const uint64_t need = ascsim_misc_more::xor_sum_bytes(n, reuse);
-    if (tmp) {
-        check_ub_aligned(api, tmp->addr_);
-        if (tmp->GetSize() < need)
-            fail(api, "sharedTmpBuffer is too small",
-                 "the API needs " + std::to_string(need) + " B (GetReduceXorSumMaxMinTmpSize) but got " +
-                     std::to_string(tmp->GetSize()) + " B");
-        check_ub(api, tmp->addr_, tmp->GetSize());
-        const size_t tb = tmp->GetSize();
-        if (span_overlap(tmp->addr_, tb, dst.addr_, 2) || span_overlap(tmp->addr_, tb, s0.addr_, nb) ||
-            span_overlap(tmp->addr_, tb, s1.addr_, nb))
-            fail(api, "sharedTmpBuffer overlaps an operand", "the temporary buffer must not share UB with src/dst");
-        sync_v_write(api, tmp->addr_, size_t(need));
-    } else {
-        auto* pipe = AscendC::GetTPipePtr();
-        const uint32_t used = pipe ? std::min(pipe->UsedBytes(), core().ub_size) : 0;
-        if (core().ub_size - used < need)
-            fail(api, "no UB left for the API's temporary buffer",
-                 "without sharedTmpBuffer the API uses the UB after the last InitBuffer (" +
-                     std::to_string(core().ub_size - used) + " B free) but needs " + std::to_string(need) + " B");
-    }
+    hl_check_tmp_bytes(api, tmp, need, need, {{dst.addr_, 2}, {s0.addr_, nb}, {s1.addr_, nb}},
+                       "GetReduceXorSumMaxMinTmpSize");
     int64_t s = 0;
     for (uint32_t i = 0; i < n; ++i) s += int16_t(uint16_t(s0.addr_[i]) ^ uint16_t(s1.addr_[i]));
     dst.addr_[0] = int16_t(s < -32768 ? -32768 : (s > 32767 ? 32767 : s));

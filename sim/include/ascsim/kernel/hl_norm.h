@@ -99,12 +99,8 @@ template <class Tiling> constexpr bool mutable_tiling() { return !std::is_const_
 [[noreturn]] inline void bad(const char* api, const std::string& rule) { fail(api, "Failed to check params", rule); }
 inline std::string num(uint64_t v) { return std::to_string(v); }
 
-// One operand's footprint, for the overlap rules.
-struct Span {
-    const void* p;
-    size_t bytes;
-    const char* name;
-};
+// One operand's footprint, for the overlap rules (the temporary-buffer check of hl_math.h names it too).
+using Span = HlSpan;
 template <class T> Span span(const LT<T>& t, uint64_t count, const char* name) {
     return {t.addr_, size_t(count * sizeof(T)), name};
 }
@@ -121,33 +117,12 @@ inline void no_overlap(const char* api, std::initializer_list<Span> outs, std::i
                 fail(api, "Failed to check params", std::string(o.name) + " overlaps " + i.name + ": " + rule);
 }
 
-// The temporary buffer: a sharedTmpBuffer must hold `need` bytes and not overlap an operand; without one the API
-// takes the UB after the last InitBuffer. The used part counts as written by PIPE_V for the missing-sync detector.
+// The temporary buffer: a sharedTmpBuffer must hold `need` bytes (what the rows the tiling processes per pass take)
+// and not overlap an operand; without one the API takes the UB after the last InitBuffer. The `need` bytes count as
+// written by PIPE_V for the missing-sync detector. The failures name `query` and the operand overlapped.
 inline void tmp_check(const char* api, const char* query, const Tmp* tmp, uint64_t need,
                       std::initializer_list<Span> operands) {
-    if (tmp) {
-        check_ub_aligned(api, tmp->addr_);
-        if (tmp->GetSize() < need)
-            fail(api, "sharedTmpBuffer is too small",
-                 "the API needs at least " + num(need) + " B of temporary buffer for the rows the tiling processes "
-                 "per pass (" + query + ") but got " + num(tmp->GetSize()) + " B");
-        if (tmp->GetSize() == 0) return;
-        check_ub(api, tmp->addr_, tmp->GetSize());
-        const Span t{tmp->addr_, size_t(tmp->GetSize()), "sharedTmpBuffer"};
-        for (const Span& o : operands)
-            if (o.p != nullptr && overlaps(t, o))
-                fail(api, "sharedTmpBuffer overlaps an operand",
-                     std::string("the temporary buffer must not share UB with ") + o.name);
-        if (need) sync_v_write(api, tmp->addr_, size_t(need));
-    } else {
-        auto* pipe = AscendC::GetTPipePtr();
-        const uint32_t used = pipe ? std::min(pipe->UsedBytes(), core().ub_size) : 0;
-        if (core().ub_size - used < need)
-            fail(api, "no UB left for the API's temporary buffer",
-                 "without sharedTmpBuffer the API uses the UB after the last InitBuffer (" +
-                     num(core().ub_size - used) + " B free) but needs " + num(need) + " B (" + query +
-                     "); leave room or pass a sharedTmpBuffer");
-    }
+    hl_check_tmp_bytes(api, tmp, need, need, operands, query, ", for the rows the tiling processes per pass", true);
 }
 
 template <class T> std::vector<double> load(const LT<T>& t, uint64_t n) {

@@ -26,13 +26,9 @@
 namespace ascsim {
 
 // hl_check_tmp names the host function after the API; ClampMax/ClampMin size theirs with GetClampMaxMinTmpSize,
-// so the size check runs here first with the right name (`host`).
+// so the size check runs here first with the right name (`host`), ahead of the overlap and operand checks.
 inline void hl_tmp_min(const char* api, const char* host, const AscendC::LocalTensor<uint8_t>* tmp, uint32_t live) {
-    const uint32_t need = hl_min_tmp(live);
-    if (tmp && tmp->GetSize() < need)
-        fail(api, "sharedTmpBuffer is too small",
-             "the API needs at least " + std::to_string(need) + " B of temporary buffer (" + host +
-                 " minValue) but got " + std::to_string(tmp->GetSize()) + " B");
+    hl_check_tmp_size(api, tmp, hl_min_tmp(live), host);
 }
 
 // For the APIs whose docs say source and destination must not overlap (a same-address in-place call included).

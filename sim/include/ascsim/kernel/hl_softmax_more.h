@@ -42,30 +42,11 @@ struct SoftMaxParams {
 }  // namespace AscendC
 
 namespace ascsim {
-// temporary buffer (or the UB tail when tmp == nullptr) of at least `need` bytes, not overlapping any of `spans`
+// temporary buffer (or the UB tail when tmp == nullptr) of at least `need` bytes, not overlapping any of `spans`;
+// all of a sharedTmpBuffer is PIPE_V scratch. Both failures name `query`.
 inline void smx_tmp(const char* api, const AscendC::LocalTensor<uint8_t>* tmp, uint32_t need, const char* query,
-                    std::initializer_list<std::pair<const void*, size_t>> spans) {
-    if (tmp) {
-        check_ub_aligned(api, tmp->addr_);
-        if (tmp->GetSize() < need)
-            fail(api, "sharedTmpBuffer is too small",
-                 "needs at least " + std::to_string(need) + " B (" + query + "), got " + std::to_string(tmp->GetSize()) + " B");
-        for (const auto& sp : spans) {
-            const uint8_t* a = static_cast<const uint8_t*>(sp.first);
-            if (a && sp.second && a < tmp->addr_ + tmp->GetSize() && tmp->addr_ < a + sp.second)
-                fail(api, "sharedTmpBuffer overlaps an operand",
-                     "the temporary buffer must not share UB with any source or destination tensor");
-        }
-        sync_v_write(api, tmp->addr_, tmp->GetSize());   // scratch of PIPE_V
-    } else {
-        auto* pipe = AscendC::GetTPipePtr();
-        uint32_t used = pipe ? pipe->UsedBytes() : 0;
-        if (core().ub_size < used + need)
-            fail(api, "no UB left for the API's temporary buffer",
-                 "without sharedTmpBuffer the API uses the UB after the last InitBuffer (" +
-                     std::to_string(core().ub_size - std::min(used, core().ub_size)) + " B free); it needs " +
-                     std::to_string(need) + " B (" + query + ")");
-    }
+                    std::initializer_list<HlSpan> spans) {
+    hl_check_tmp_bytes(api, tmp, need, tmp ? tmp->GetSize() : 0, spans, query, "", true);
 }
 template <class X> inline std::pair<const void*, size_t> smx_span(const AscendC::LocalTensor<X>& t, uint64_t n) {
     return {static_cast<const void*>(t.addr_), size_t(n * sizeof(X))};
