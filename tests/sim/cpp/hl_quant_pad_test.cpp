@@ -1,10 +1,10 @@
 // The quantisation / padding / filtering high-level APIs (kernel/hl_quant_pad.h) against references written from
 // their documentation: AscendQuant (per tensor and per channel, every overload, half-staged arithmetic, ties to even
 // and int8 saturation, AscendQuantConfig), AscendDequant (vector / scalar / uint64_t deqScale, the single-row rule, the
-// deprecated forms), AscendAntiQuant (per channel with groups, transposed, per tensor, half and bfloat16 staging),
-// Pad / UnPad (both Pad scenarios, their tilings through optiling and the serialized kernel struct) and DropOut (all
-// mask modes), plus the host helpers (host/quant_pad_tiling.h) and the strict checks. References: double precision
-// with an independent nearest-even rounding to half / bfloat16 at each stage the docs describe.
+// deprecated forms), AscendAntiQuant (per channel with groups, transposed, per tensor, int4b_t sources, half and
+// bfloat16 staging), Pad / UnPad (both Pad scenarios, their tilings through optiling and the serialized kernel struct)
+// and DropOut (all mask modes), plus the host helpers (host/quant_pad_tiling.h) and the strict checks. References:
+// double precision with an independent nearest-even rounding to half / bfloat16 at each stage the docs describe.
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -444,6 +444,32 @@ template <class Out> static void antiquant_tests() {
         auto alias = src.template ReinterpretCast<Out>();
         CHECK(has(throws([&] { AscendAntiQuant<int8_t, Out, false>(alias, src, Out(0.0f), Out(1.0f), tmp, 4); }),
                   "overlap"));
+    }
+    {   // int4b_t sources (A2 lists int8_t and int4b_t): PER_CHANNEL src [K = 2, N = 64] from bytes, PER_TENSOR,
+        // and the 32-byte rules counted in bytes (64 int4b_t per 32 B)
+        auto bytes = fx.at<uint8_t>(0, 64);
+        auto src = bytes.template ReinterpretCast<int4b_t>();
+        auto off = fx.at<Out>(4096, 64), sc = fx.at<Out>(8192, 64);
+        auto dst = fx.at<Out>(12288, 128);
+        std::mt19937 gen(17);
+        std::vector<int> x(128);
+        for (int i = 0; i < 128; ++i) { x[i] = int(gen() % 16) - 8; src.SetValue(i, x[i]); }
+        const auto o = randoms(64, -3, 3, 23), s = randoms(64, -0.5, 0.5, 24);
+        fill(off, o); fill(sc, s);
+        AscendAntiQuant<int4b_t, Out, false>(dst, src, off, sc, tmp, 2, {1, 64, 1, 64});
+        bool ok = true;
+        for (int i = 0; i < 128; ++i)
+            ok = ok && val(dst, i) == ref_anti<Out>(x[i], round_out(o[i % 64]), round_out(s[i % 64]), true);
+        CHECK(ok);
+        AscendAntiQuant<int4b_t, Out, false>(dst, src, Out(1.5f), Out(0.25f), tmp, 2);
+        ok = true;
+        for (int i = 0; i < 128; ++i) ok = ok && val(dst, i) == ref_anti<Out>(x[i], 1.5, 0.25, true);
+        CHECK(ok);
+        // 32 int4b_t are 16 B: not a 32-byte length; with isTranspose, K = 32 int4b_t is not 32-byte aligned either
+        CHECK(has(throws([&] { AscendAntiQuant<int4b_t, Out, false>(dst, src[96], Out(0.0f), Out(1.0f), tmp, 1); }),
+                  "(16 B) must be 32-byte aligned"));
+        CHECK(has(throws([&] { AscendAntiQuant<int4b_t, Out, true>(dst, src, Out(0.0f), Out(1.0f), tmp, 32); }),
+                  "32 int4b_t elements"));
     }
     {   // the staging: half rounds src + offset to half before the Mul, bfloat16 keeps it in float
         auto src = fx.at<int8_t>(0, 32);

@@ -386,6 +386,8 @@ inline void mmad(const char* api, const LocalTensor<D>& c, const LocalTensor<A>&
 template <typename T, typename U, typename S>
 __aicore__ inline void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fmLocal, const LocalTensor<S>& filterLocal,
                             const MmadParams& p) {
+    static_assert(!::ascsim::is_int4_v<U> && !::ascsim::is_int4_v<S>,
+                  "ascsim: Mmad on int4b_t (documented for Atlas A2: int4b_t/int4b_t/int32_t) is not simulated");
     static_assert(ascsim_cube_detail::mmad_types_ok<T, U, S>(),
                   "Failed to check dtype in Mmad, current api support dtype combination is A/B/C: half/half/float, "
                   "bfloat16_t/bfloat16_t/float, float/float/float, int8_t/int8_t/int32_t");
@@ -394,6 +396,8 @@ __aicore__ inline void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fmL
 template <typename T, typename U, typename S, typename V>
 __aicore__ inline void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fmLocal, const LocalTensor<S>& filterLocal,
                             const LocalTensor<V>& bias, const MmadParams& p) {
+    static_assert(!::ascsim::is_int4_v<U> && !::ascsim::is_int4_v<S>,
+                  "ascsim: Mmad on int4b_t (documented for Atlas A2: int4b_t/int4b_t/int32_t) is not simulated");
     static_assert(ascsim_cube_detail::mmad_types_ok<T, U, S>(),
                   "Failed to check dtype in Mmad, current api support dtype combination is A/B/C: half/half/float, "
                   "bfloat16_t/bfloat16_t/float, float/float/float, int8_t/int8_t/int32_t");

@@ -60,7 +60,7 @@ namespace AscendC {
 
 template <typename T> __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const uint32_t count) {
     if (count == 0) return;
-    uint32_t bytes = ::ascsim::round_down_32("DataCopy", uint64_t(count) * sizeof(T));
+    uint32_t bytes = ::ascsim::round_down_32("DataCopy", ::ascsim::bytes_of<T>(count));
     if (::ascsim::is_l1(dst.addr_)) return ::ascsim::gm_to_l1("DataCopy(GM -> L1)", dst.addr_, src.addr_, bytes);
     ::ascsim::check_ub_aligned("DataCopy", dst.addr_);
     ::ascsim::check_gm_elem_align("DataCopy", src.addr_, sizeof(T));
@@ -70,7 +70,7 @@ template <typename T> __aicore__ inline void DataCopy(const LocalTensor<T>& dst,
 }
 template <typename T> __aicore__ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count) {
     if (count == 0) return;
-    uint32_t bytes = ::ascsim::round_down_32("DataCopy", uint64_t(count) * sizeof(T));
+    uint32_t bytes = ::ascsim::round_down_32("DataCopy", ::ascsim::bytes_of<T>(count));
     ::ascsim::check_ub_aligned("DataCopy", src.addr_);
     ::ascsim::check_gm_elem_align("DataCopy", dst.addr_, sizeof(T));
     ::ascsim::check_ub("DataCopy", src.addr_, bytes);
@@ -79,7 +79,7 @@ template <typename T> __aicore__ inline void DataCopy(const GlobalTensor<T>& dst
 }
 template <typename T> __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count) {
     if (count == 0) return;
-    uint32_t bytes = ::ascsim::round_down_32("DataCopy", uint64_t(count) * sizeof(T));
+    uint32_t bytes = ::ascsim::round_down_32("DataCopy", ::ascsim::bytes_of<T>(count));
     if (::ascsim::is_bias_table(dst.addr_)) return ::ascsim::copy_l1_to_bt(dst, src, 1, bytes, 0, 0);
     ::ascsim::check_ub_aligned("DataCopy", dst.addr_);
     ::ascsim::check_ub_aligned("DataCopy", src.addr_);
@@ -150,6 +150,9 @@ inline void gm_to_ub(const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint
     if (blockLen > 2097151) ::ascsim::fail(api, "Failed to check blockLen value", "blockLen " + std::to_string(blockLen) + " B exceeds 2097151");
     if (left * sizeof(T) > 32 || right * sizeof(T) > 32)
         ::ascsim::fail(api, "Failed to check padding value", "leftPadding/rightPadding must each stay within 32 B");
+    if constexpr (::ascsim::is_int4_v<T>) {   // the pad counts elements; half-byte padding has no model here
+        if (isPad && (left || right)) ::ascsim::fail(api, "ascsim: not simulated", "padding an int4b_t tensor is not simulated");
+    }
     ::ascsim::check_ub_aligned(api, dst.addr_);
     if (blockCount == 0 || blockLen == 0) return;
     size_t slot = (size_t(left) * sizeof(T) + blockLen + size_t(right) * sizeof(T) + 31) / 32 * 32;

@@ -41,7 +41,9 @@ struct Opnd {
     uint32_t esize;
     uint32_t blk;   // block stride (32 B units)
     uint32_t rep;   // repeat stride (32 B units)
+    bool nibble = false;   // int4b_t: 64 elements per block, two per byte (esize is then 1, the byte that holds one)
     uint8_t* at(uint32_t r, uint32_t i) const {
+        if (nibble) return base + (size_t(r) * rep + size_t(i / 64u) * blk) * 32u + size_t(i % 64u) / 2u;
         uint32_t epb = 32u / esize;
         return base + (size_t(r) * rep + size_t(i / epb) * blk) * 32u + size_t(i % epb) * esize;
     }
@@ -102,11 +104,13 @@ template <class T>
 inline bool check_count_as(const char* api, const AscendC::LocalTensor<T>& t, int64_t count, uint64_t esize, int role) {
     if (count <= 0) return false;
     check_ub_aligned(api, t.addr_);
-    uint64_t bytes = uint64_t(count) * esize;
+    // an int4b_t tensor counts nibbles whatever esize says
+    uint64_t bytes = is_int4_v<T> ? bytes_of<T>(uint64_t(count)) : uint64_t(count) * esize;
     check_ub(api, t.addr_, bytes);
-    if (uint64_t(count) * esize > uint64_t(t.size_) * sizeof(T))
+    if (bytes > bytes_of<T>(t.size_))
         warn(api, "tensor size overflow: " + std::to_string(count) + " elements requested from a tensor of " +
-                  std::to_string(t.size_ * sizeof(T) / esize) + " (CPU-debug would reject this)");
+                  std::to_string(is_int4_v<T> ? uint64_t(t.size_) : bytes_of<T>(t.size_) / esize) +
+                  " (CPU-debug would reject this)");
     sync_ub(kPipeV, api, t.addr_, size_t(bytes), role);
     return true;
 }

@@ -2,7 +2,7 @@
 // AscendDequant, AscendAntiQuant; 张量变换/Pad, UnPad; 数据过滤/DropOut):
 //   AscendQuant      int8 = round(half(src) * half(scale) + half(offset)), per tensor (scalars) or per channel
 //   AscendDequant    dstT = float(int32 src) * float(deqScale), rows [m, n] of which the first calCount are scaled
-//   AscendAntiQuant  dst = scale * (int8 src + offset), per tensor or per channel (groups of rows / columns)
+//   AscendAntiQuant  dst = scale * (int8 / int4 src + offset), per tensor or per channel (groups of rows / columns)
 //   Pad / UnPad      a [height, width] tile padded to (or cut back from) a 32-byte-aligned width
 //   DropOut          dst = mask ? src / keepProb : 0, with a byte mask or a bit mask, with or without padded rows
 // Quantize / Dequantize / AntiQuantize are not here: their docs list no Atlas A2 support. The PER_TOKEN / PER_GROUP
@@ -88,30 +88,17 @@ inline void qp_no_overlap(const char* api, const void* dst, size_t dst_bytes, co
 }
 
 // A temporary buffer of a fixed byte need (Pad / UnPad: what their tiling was built for): the sharedTmpBuffer (or the
-// UB after the last InitBuffer) must hold it and must not overlap the operands.
+// UB after the last InitBuffer) must hold it and must not overlap the operands. The API works in those `need` bytes
+// only, so only that part of a larger buffer is checked against the operands (and recorded as written by PIPE_V).
 inline void qp_tmp_bytes(const char* api, const QpTmp* tmp, uint32_t need, const char* sizer,
-                         std::initializer_list<QpSpan> spans) {
+                         std::initializer_list<HlSpan> spans) {
+    QpTmp part;   // the first `need` bytes (all of a smaller buffer, which then fails the size check)
     if (tmp) {
-        check_ub_aligned(api, tmp->addr_);
-        if (tmp->GetSize() < need)
-            fail(api, "sharedTmpBuffer is too small",
-                 "the API needs " + qp_str(need) + " B of temporary buffer (what its tiling was built for, " + sizer +
-                     ") but got " + qp_str(tmp->GetSize()) + " B");
-        for (const auto& sp : spans)
-            if (qp_overlap(sp.first, sp.second, tmp->addr_, need))
-                fail(api, "sharedTmpBuffer overlaps an operand", "the temporary buffer must not share UB with src/dst");
-        if (need) {
-            check_ub(api, tmp->addr_, need);
-            sync_v_write(api, tmp->addr_, need);
-        }
-    } else {
-        auto* pipe = AscendC::GetTPipePtr();
-        const uint32_t left = core().ub_size - (pipe ? std::min(pipe->UsedBytes(), core().ub_size) : 0);
-        if (left < need)
-            fail(api, "no UB left for the API's temporary buffer",
-                 "without sharedTmpBuffer the API uses the UB after the last InitBuffer (" + qp_str(left) +
-                     " B free) but needs " + qp_str(need) + " B; leave room or pass a sharedTmpBuffer");
+        part = *tmp;
+        part.SetSize(std::min(tmp->GetSize(), need));
     }
+    hl_check_tmp_bytes(api, tmp ? &part : nullptr, need, need, spans,
+                       std::string("what its tiling was built for, ") + sizer, "");
 }
 
 // ---- AscendQuant (docs: AscendQuant, 实现原理 图1-3) ----
@@ -289,8 +276,7 @@ inline void dequant_scalar(const QpLocal<D>& dst, const QpLocal<int32_t>& src, S
 // PER_CHANNEL, src [K, N] (isTranspose: [N, K]), offset / scale [K / g, N] (isTranspose: [N, K / g]), g = groupSize:
 //   dst[i][j] = scale[i / g][j] * (src[i][j] + offset[i / g][j])   (isTranspose: scale[i][j / g], offset[i][j / g])
 template <class In, class Out> inline void antiquant_types() {
-    static_assert(std::is_same_v<In, int8_t>, "AscendAntiQuant: Atlas A2 supports int8_t and int4b_t sources; ascsim "
-                                              "simulates int8_t (the packed 4-bit int4b_t is not simulated)");
+    static_assert(std::is_same_v<In, int8_t> || is_int4_v<In>, "AscendAntiQuant supports int8_t and int4b_t sources on Atlas A2");
     static_assert(std::is_same_v<Out, half> || std::is_same_v<Out, bfloat16_t>,
                   "AscendAntiQuant supports half and bfloat16_t outputs (and offset / scale) on Atlas A2");
 }
@@ -301,22 +287,25 @@ inline void antiquant_run(const QpLocal<Out>& dst, const QpLocal<In>& src, uint6
                           const QpTmp* tmp, QpSpan p0, QpSpan p1, F params_at) {
     const char* api = "AscendAntiQuant";
     if (k == 0) qp_param(api, "k must be greater than 0");
-    if (transpose && k % 32)
+    // the 32-byte rules count bytes: an int4b_t source needs 64 elements per 32 B
+    if (transpose && (bytes_of<In>(k) % 32 || (is_int4_v<In> && k % 2)))
         qp_param(api, "with isTranspose the K axis must be 32-byte aligned, got k = " +
-                          qp_str(k));
-    if (total % 32)
-        qp_param(api, "the source length (" + qp_str(total) + " B) must be 32-byte aligned");
+                          qp_str(k) + (is_int4_v<In> ? " int4b_t elements" : ""));
+    if (bytes_of<In>(total) % 32 || (is_int4_v<In> && total % 2))
+        qp_param(api, "the source length (" + qp_str(bytes_of<In>(total)) + " B) must be 32-byte aligned");
     if (total == 0) return;
-    qp_no_overlap(api, dst.addr_, total * sizeof(Out), src.addr_, total * sizeof(In));
+    qp_no_overlap(api, dst.addr_, total * sizeof(Out), src.addr_, bytes_of<In>(total));
     check_src(api, src, int64_t(total));
     check_dst(api, dst, int64_t(total));
     hl_check_tmp(api, tmp, uint32_t(total), ascsim_qp::antiquant_live(std::is_same_v<Out, bfloat16_t>),
-                 {{dst.addr_, total * sizeof(Out)}, {src.addr_, total * sizeof(In)}, p0, p1});
+                 {{dst.addr_, total * sizeof(Out)}, {src.addr_, bytes_of<In>(total)}, p0, p1});
     for (uint64_t e = 0; e < total; ++e) {
         Out off, sc;
         bool has_off;
         params_at(e, off, sc, has_off);
-        const float x = float(half(float(src.addr_[e])));
+        float x;
+        if constexpr (is_int4_v<In>) x = float(nibble_get(src.addr_, e));
+        else x = float(half(float(src.addr_[e])));
         if constexpr (std::is_same_v<Out, half>) {
             const half t = has_off ? qp_half(double(x) + double(float(off))) : half(x);
             dst.addr_[e] = qp_half(double(float(t)) * double(float(sc)));
@@ -712,7 +701,7 @@ __aicore__ inline void AscendDequant(const LocalTensor<dstT>& dstTensor, const L
     ::ascsim::dequant_vector<dstT, scaleT, mode>(dstTensor, srcTensor, deqScale, nullptr, p);
 }
 
-// ---------------- AscendAntiQuant (Atlas A2: int8_t -> half / bfloat16_t) ----------------
+// ---------------- AscendAntiQuant (Atlas A2: int8_t / int4b_t -> half / bfloat16_t) ----------------
 // PER_CHANNEL (with and without offset), sharedTmpBuffer
 template <typename InputDataType, typename OutputDataType, bool isTranspose>
 __aicore__ inline void AscendAntiQuant(const LocalTensor<OutputDataType>& dst, const LocalTensor<InputDataType>& src,

@@ -136,6 +136,8 @@ class Matmul {
     using BiasT = typename BIAS_TYPE::T;
     static constexpr bool kInt = std::is_same_v<AT, int8_t>;
     using Acc = std::conditional_t<kInt, int32_t, float>;
+    static_assert(!::ascsim::is_int4_v<AT> && !::ascsim::is_int4_v<BT>,
+                  "ascsim: Matmul on int4b_t inputs (documented for Atlas A2) is not simulated");
     static_assert(std::is_same_v<AT, BT>, "Matmul: A and B must have the same data type (half/bfloat16_t/float/int8_t)");
     static_assert(ascsim_mm::types_ok<AT, CT>(),
                   "Failed to check dtype in Matmul, current api support dtype combination is A/B -> C: half|bfloat16_t -> "

@@ -171,7 +171,7 @@ __aicore__ inline bool PopStackBuffer(LocalTensor<T>& popLocal) {
     auto& c = ascsim::core();
     TPipe* pipe = GetTPipePtr();
     uint32_t used = pipe ? std::min(pipe->UsedBytes(), c.ub_size) : 0;
-    popLocal = LocalTensor<T>(reinterpret_cast<T*>(c.ub + used), (c.ub_size - used) / uint32_t(sizeof(T)), pos);
+    popLocal = LocalTensor<T>(reinterpret_cast<T*>(c.ub + used), uint32_t(ascsim::elems_in<T>(c.ub_size - used)), pos);
     return true;
 }
 
@@ -217,7 +217,7 @@ public:
                 // RmsNorm reads a tensor after FreeTensor; AddRmsNorm's float path frees its only input slot and
                 // allocates it again to read the sum it left there)
                 ascsim::sync_que(ascsim::kQueAlloc, Slot(i), int(src), int(dst));
-                return LocalTensor<T>(reinterpret_cast<T*>(Slot(i)), len_ / uint32_t(sizeof(T)), kQuePos);
+                return LocalTensor<T>(reinterpret_cast<T*>(Slot(i)), uint32_t(ascsim::elems_in<T>(len_)), kQuePos);
             }
         }
         ascsim::fail_queue("AllocTensor", "all " + std::to_string(num_) +
@@ -244,7 +244,7 @@ public:
         --count_;
         state_[i] = kAllocated;
         ascsim::sync_que(ascsim::kQueDeQue, Slot(i), int(src), int(dst));
-        return LocalTensor<T>(reinterpret_cast<T*>(Slot(i)), len_ / uint32_t(sizeof(T)), dst);
+        return LocalTensor<T>(reinterpret_cast<T*>(Slot(i)), uint32_t(ascsim::elems_in<T>(len_)), dst);
     }
     template <typename T> void DeQue(LocalTensor<T>& t) { t = DeQue<T>(); }
     template <TPosition s, TPosition d, typename T> LocalTensor<T> DeQue() { return DeQue<T>(); }
@@ -318,15 +318,15 @@ public:
     TBuf() = default;
     template <typename T> LocalTensor<T> Get() {
         if (!Initialised("TBuf::Get")) return LocalTensor<T>(nullptr, 0, pos);
-        return LocalTensor<T>(reinterpret_cast<T*>(base_), len_ / uint32_t(sizeof(T)), pos);
+        return LocalTensor<T>(reinterpret_cast<T*>(base_), uint32_t(ascsim::elems_in<T>(len_)), pos);
     }
     // A tensor longer than the TBuf breaks the documented constraint (len * sizeof(T) within the TBuf), but the
     // device does not check it: the tensor reaches into the UB after the buffer (other buffers), which the simulated
     // UB reproduces byte for byte. It warns; accesses are checked against the UB like any other.
     template <typename T> LocalTensor<T> Get(uint32_t len) {
         if (!Initialised("TBuf::Get")) return LocalTensor<T>(nullptr, len, pos);
-        if (uint64_t(len) * sizeof(T) > len_)
-            ascsim::warn("TBuf::Get", "requested " + std::to_string(uint64_t(len) * sizeof(T)) + " bytes from a TBuf of " +
+        if (ascsim::bytes_of<T>(len) > len_)
+            ascsim::warn("TBuf::Get", "requested " + std::to_string(ascsim::bytes_of<T>(len)) + " bytes from a TBuf of " +
                          std::to_string(len_) + " bytes (documented limit; the device does not check it: the tensor "
                          "overlaps the UB after the buffer)");
         return LocalTensor<T>(reinterpret_cast<T*>(base_), len, pos);
@@ -334,8 +334,8 @@ public:
     template <typename T> LocalTensor<T> GetWithOffset(uint32_t size, uint32_t bufOffset) {
         if (!Initialised("TBuf::GetWithOffset")) return LocalTensor<T>(nullptr, size, pos);
         if (bufOffset % 32) ascsim::fail_queue("TBuf::GetWithOffset", "bufOffset " + std::to_string(bufOffset) + " is not 32-byte aligned");
-        if (uint64_t(bufOffset) + uint64_t(size) * sizeof(T) > len_)
-            ascsim::warn("TBuf::GetWithOffset", "range of " + std::to_string(uint64_t(bufOffset) + uint64_t(size) * sizeof(T)) +
+        if (uint64_t(bufOffset) + ascsim::bytes_of<T>(size) > len_)
+            ascsim::warn("TBuf::GetWithOffset", "range of " + std::to_string(uint64_t(bufOffset) + ascsim::bytes_of<T>(size)) +
                          " bytes exceeds the TBuf of " + std::to_string(len_) + " bytes (documented limit; the device does "
                          "not check it: the tensor overlaps the UB after the buffer)");
         return LocalTensor<T>(reinterpret_cast<T*>(base_ + bufOffset), size, pos);
