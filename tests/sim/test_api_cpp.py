@@ -10,7 +10,8 @@ tests/sim/cpp/hl_norm_test.cpp: LayerNorm (both layouts), Normalize, RmsNorm, Gr
 Welford pair with their tiling structs. tests/sim/cpp/hl_quant_pad_test.cpp: AscendQuant/AscendDequant/AscendAntiQuant,
 Pad/UnPad and DropOut. hl_softmax_more_test.cpp / hl_norm_grad_test.cpp / hl_misc_more_test.cpp: SoftmaxFlash,
 SoftmaxFlashV3, SoftmaxGradFront, LayerNormGrad, LayerNormGradBeta and ReduceXorSum; vec_transpose_test.cpp: the basic
-Transpose (16x16 and NCHW <-> NHWC)."""
+Transpose (16x16 and NCHW <-> NHWC). int4_test.cpp: int4b_t tensors (nibble layout, sizes, offsets), its Cast pairs and
+DataCopy; hl_fmod_trans_data_test.cpp: Fmod and the NCDHW <-> NDC1HWC0 / FRACTAL_Z_3D TransData."""
 import pytest
 
 from .conftest import REPO, run_cpp_driver
@@ -24,7 +25,8 @@ ACTIVATION_SRC = REPO / "tests" / "sim" / "cpp" / "hl_activation_test.cpp"
 NORM_SRC = REPO / "tests" / "sim" / "cpp" / "hl_norm_test.cpp"
 QUANT_PAD_SRC = REPO / "tests" / "sim" / "cpp" / "hl_quant_pad_test.cpp"
 MORE_SRCS = [REPO / "tests" / "sim" / "cpp" / f"{n}.cpp" for n in ("hl_softmax_more_test", "hl_norm_grad_test", "hl_misc_more_test",
-                                                                      "vec_transpose_test")]
+                                                                      "vec_transpose_test", "int4_test",
+                                                                      "hl_fmod_trans_data_test")]
 
 
 def test_kernel_api_semantics():

@@ -13,4 +13,5 @@
 #include "ascsim/host/softmax_more_tiling.h" // SoftmaxFlash, SoftmaxFlashV3, SoftmaxGrad(Front)
 #include "ascsim/host/norm_grad_tiling.h" // LayerNormGrad, LayerNormGradBeta
 #include "ascsim/host/misc_more_tiling.h" // ReduceXorSum
+#include "ascsim/host/fmod_trans_data_tiling.h" // Fmod, TransData
 #endif  // ASCSIM_TILING_TILING_API_H_

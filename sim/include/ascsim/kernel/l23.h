@@ -22,6 +22,8 @@
 #include "hl_softmax_more.h"
 #include "hl_norm_grad.h"
 #include "hl_misc_more.h"
+#include "hl_fmod.h"
+#include "hl_trans_data.h"
 #include "vec_transpose.h"
 #include "hl_reduce.h"
 #include "hl_select.h"

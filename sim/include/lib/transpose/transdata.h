@@ -3,18 +3,4 @@
 #ifndef ASCSIM_LIB_TRANSPOSE_TRANSDATA_H_
 #define ASCSIM_LIB_TRANSPOSE_TRANSDATA_H_
 #include "kernel_operator.h"
-#ifndef ASCSIM_ALWAYS_FALSE_
-#define ASCSIM_ALWAYS_FALSE_
-namespace ascsim { template <class...> inline constexpr bool always_false = false; }
-#endif
-namespace AscendC {
-#ifndef ASCSIM_NOT_SIMULATED_TransData
-#define ASCSIM_NOT_SIMULATED_TransData
-template <class... A> __aicore__ inline void TransData(A&&...) { static_assert(::ascsim::always_false<A...>, "ascsim: AscendC::TransData (lib/transpose/transdata.h) is not simulated"); }
-template <class T, class... A> __aicore__ inline void TransData(A&&...) { static_assert(::ascsim::always_false<A...>, "ascsim: AscendC::TransData (lib/transpose/transdata.h) is not simulated"); }
-template <class T, bool B0, class... A> __aicore__ inline void TransData(A&&...) { static_assert(::ascsim::always_false<A...>, "ascsim: AscendC::TransData (lib/transpose/transdata.h) is not simulated"); }
-template <class T, bool B0, bool B1, class... A> __aicore__ inline void TransData(A&&...) { static_assert(::ascsim::always_false<A...>, "ascsim: AscendC::TransData (lib/transpose/transdata.h) is not simulated"); }
-template <class T, class U, class... A> __aicore__ inline void TransData(A&&...) { static_assert(::ascsim::always_false<A...>, "ascsim: AscendC::TransData (lib/transpose/transdata.h) is not simulated"); }
-#endif
-}  // namespace AscendC
 #endif  // ASCSIM_LIB_TRANSPOSE_TRANSDATA_H_
