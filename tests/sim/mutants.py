@@ -173,6 +173,7 @@ RMS = ("fixture", "level2/Norm/RmsNorm", "op_kernel/rms_norm_merge_n.h")
 RMSC = ("fixture", "level2/Norm/RmsNorm", "op_kernel/reduce_common.h")
 MIX = ("data", "level3/Mix/MatmulRelu", "op_kernel/matmul_relu.cpp")
 MAPI = ("data", "level3/Mix/MatmulApi", "op_kernel/matmul_api.cpp")
+INT4 = ("data", "level1/Quant/Int4Quant", "op_kernel/int4_quant.cpp")
 MSM = ("fixture", "level2/Reduce/MulSigmoidMulAddCustom", "op_kernel/mul_sigmoid_mul_add_custom.cpp")
 
 MUTANTS += [
@@ -234,4 +235,10 @@ MUTANTS += [
       "AscendC::Sigmoid(calBuffer2, calBuffer1, calBuffer2.template ReinterpretCast<uint8_t>()[tileLen * sizeof(T)]"
       ".template ReinterpretCast<T>().template ReinterpretCast<uint8_t>(), 0u + tileLen);", ERR,
       message="sharedTmpBuffer"),
+    # --- int4b_t: sizes in nibbles, offsets in elements, whole bytes ---------------------------------------------
+    M("int4-copy-counts-bytes", *INT4, "DataCopy(yGm, qL, n);", "DataCopy(yGm, qL, n / 2);", WRONG),
+    M("int4-gm-offset-in-bytes", *INT4, "GlobalTensor<int4b_t> yGm = yAll[first];",
+      "GlobalTensor<int4b_t> yGm = yAll[first / 2];", WRONG, cases=(1,)),
+    M("int4-cast-splits-a-byte", *INT4, "Cast(qL, xL, RoundMode::CAST_RINT, n);", "Cast(qL, xL, RoundMode::CAST_RINT, n - 1);",
+      ERR, message="even count"),
 ]
