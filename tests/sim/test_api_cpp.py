@@ -11,7 +11,9 @@ Welford pair with their tiling structs. tests/sim/cpp/hl_quant_pad_test.cpp: Asc
 Pad/UnPad and DropOut. hl_softmax_more_test.cpp / hl_norm_grad_test.cpp / hl_misc_more_test.cpp: SoftmaxFlash,
 SoftmaxFlashV3, SoftmaxGradFront, LayerNormGrad, LayerNormGradBeta and ReduceXorSum; vec_transpose_test.cpp: the basic
 Transpose (16x16 and NCHW <-> NHWC). int4_test.cpp: int4b_t tensors (nibble layout, sizes, offsets), its Cast pairs and
-DataCopy; hl_fmod_trans_data_test.cpp: Fmod and the NCDHW <-> NDC1HWC0 / FRACTAL_Z_3D TransData."""
+DataCopy; hl_fmod_trans_data_test.cpp: Fmod and the NCDHW <-> NDC1HWC0 / FRACTAL_Z_3D TransData; vec_composite_test.cpp:
+AddReluCast, SubReluCast, MulCast, MulAddRelu; vec_reduce_misc_test.cpp: ReduceDataBlock, ReducePairElem, ReduceRepeat,
+Gatherb, the store-atomic config and the task / trace / debug calls."""
 import pytest
 
 from .conftest import REPO, run_cpp_driver
@@ -26,7 +28,8 @@ NORM_SRC = REPO / "tests" / "sim" / "cpp" / "hl_norm_test.cpp"
 QUANT_PAD_SRC = REPO / "tests" / "sim" / "cpp" / "hl_quant_pad_test.cpp"
 MORE_SRCS = [REPO / "tests" / "sim" / "cpp" / f"{n}.cpp" for n in ("hl_softmax_more_test", "hl_norm_grad_test", "hl_misc_more_test",
                                                                       "vec_transpose_test", "int4_test",
-                                                                      "hl_fmod_trans_data_test")]
+                                                                      "hl_fmod_trans_data_test", "vec_composite_test",
+                                                                      "vec_reduce_misc_test")]
 
 
 def test_kernel_api_semantics():

@@ -240,15 +240,28 @@ template <typename T> __aicore__ inline void InitOutput(const GlobalTensor<T>& g
     for (size_t i = 0; i < n; ++i) gm.addr_[i] = value;
 }
 
-// Atomic accumulation of the following UB -> GM copies.
+// Atomic accumulation of the following UB -> GM copies. The type is recorded as its AtomicDtype code, which
+// GetStoreAtomicConfig reads back.
+namespace detail_atomic {
+template <class T> constexpr int dtype_code() {
+    return std::is_same_v<T, float> ? int(AtomicDtype::ATOMIC_F32) : std::is_same_v<T, half> ? int(AtomicDtype::ATOMIC_F16)
+         : std::is_same_v<T, int16_t> ? int(AtomicDtype::ATOMIC_S16) : std::is_same_v<T, int32_t> ? int(AtomicDtype::ATOMIC_S32)
+         : std::is_same_v<T, int8_t> ? int(AtomicDtype::ATOMIC_S8) : std::is_same_v<T, bfloat16_t> ? int(AtomicDtype::ATOMIC_BF16)
+         : int(AtomicDtype::ATOMIC_NONE);
+}
+template <class T> inline void set(int op) {
+    ::ascsim::core().atomic_op = op;
+    ::ascsim::core().atomic_dtype = dtype_code<T>();
+}
+}  // namespace detail_atomic
 template <typename T> __aicore__ inline void SetAtomicAdd() {
     static_assert(::ascsim::one_of_v<T, int8_t, int16_t, half, bfloat16_t, int32_t, float>,
                   "Failed to check dtype in SetAtomicAdd, current api support dtype is int8_t / int16_t / half / bfloat16_t / int32_t / float.");
-    ::ascsim::core().atomic_op = 1;
+    detail_atomic::set<T>(1);
 }
-template <typename T> __aicore__ inline void SetAtomicMax() { ::ascsim::core().atomic_op = 2; }
-template <typename T> __aicore__ inline void SetAtomicMin() { ::ascsim::core().atomic_op = 3; }
-template <typename T> __aicore__ inline void SetAtomicType() {}
+template <typename T> __aicore__ inline void SetAtomicMax() { detail_atomic::set<T>(2); }
+template <typename T> __aicore__ inline void SetAtomicMin() { detail_atomic::set<T>(3); }
+template <typename T> __aicore__ inline void SetAtomicType() { ::ascsim::core().atomic_dtype = detail_atomic::dtype_code<T>(); }
 __aicore__ inline void SetAtomicNone() { ::ascsim::core().atomic_op = 0; }
 __aicore__ inline void DisableDmaAtomic() { ::ascsim::core().atomic_op = 0; }
 

@@ -30,4 +30,7 @@
 #include "hl_softmax.h"
 #include "matmul_api.h"
 #include "vec_sort.h"
+#include "vec_composite.h"
+#include "vec_reduce_more.h"
+#include "vec_misc_more.h"
 #endif  // ASCSIM_ASCSIM_KERNEL_L23_H_
