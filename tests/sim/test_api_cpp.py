@@ -13,7 +13,9 @@ SoftmaxFlashV3, SoftmaxGradFront, LayerNormGrad, LayerNormGradBeta and ReduceXor
 Transpose (16x16 and NCHW <-> NHWC). int4_test.cpp: int4b_t tensors (nibble layout, sizes, offsets), its Cast pairs and
 DataCopy; hl_fmod_trans_data_test.cpp: Fmod and the NCDHW <-> NDC1HWC0 / FRACTAL_Z_3D TransData; vec_composite_test.cpp:
 AddReluCast, SubReluCast, MulCast, MulAddRelu; vec_reduce_misc_test.cpp: ReduceDataBlock, ReducePairElem, ReduceRepeat,
-Gatherb, the store-atomic config and the task / trace / debug calls."""
+Gatherb, the store-atomic config and the task / trace / debug calls; cube_config_test.cpp: the cube unit's registers
+(HF32 mode, the 3D-load fmatrix / padding / repeat / boundary, the Fixpipe NZ->ND and quantisation registers) and the
+LoadData3D / DataCopyCO12DstParams forms that read them."""
 import pytest
 
 from .conftest import REPO, run_cpp_driver
@@ -29,7 +31,7 @@ QUANT_PAD_SRC = REPO / "tests" / "sim" / "cpp" / "hl_quant_pad_test.cpp"
 MORE_SRCS = [REPO / "tests" / "sim" / "cpp" / f"{n}.cpp" for n in ("hl_softmax_more_test", "hl_norm_grad_test", "hl_misc_more_test",
                                                                       "vec_transpose_test", "int4_test",
                                                                       "hl_fmod_trans_data_test", "vec_composite_test",
-                                                                      "vec_reduce_misc_test")]
+                                                                      "vec_reduce_misc_test", "cube_config_test")]
 
 
 def test_kernel_api_semantics():

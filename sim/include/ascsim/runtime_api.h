@@ -58,6 +58,25 @@ struct CoreCtx {
     // is what the simulator computes (see AscendC::SetCtrlSpr in kernel/sys.h).
     uint64_t ctrl = 1ull << 48;
     uint32_t printf_bytes = 0;                    // what AscendC::printf wrote on this core (30 KB per core)
+    // AIC cube configuration registers (kernel/cube_config.h). They live for one kernel launch (a fresh CoreCtx per
+    // core and launch) and keep their value until set again. *_set: written at least once in this launch.
+    struct CubeCfg {
+        bool hf32 = false;                        // SetHF32Mode: float L0A/L0B data rounded to HF32 before Mmad
+        uint8_t hf32_trans = 0;                   // SetHF32TransMode: 0 ties-to-even, 1 ties-away-from-zero
+        bool fm_set = false;                      // SetFmatrix / LoadData 3D with isSetFMatrix
+        uint16_t fm_h = 0, fm_w = 0;
+        uint8_t fm_pad[4] = {};                   // left, right, top, bottom
+        bool pad_set = false;                     // SetLoadDataPaddingValue / LoadData 3D with isSetPadding
+        uint32_t pad_bits = 0;                    // the pad value's bits in the low sizeof(T) bytes
+        uint16_t rpt_stride = 0;                  // SetLoadDataRepeat (reset value: one iteration)
+        uint8_t rpt_time = 1, rpt_mode = 0;
+        uint32_t l1_bound = 0;                    // SetLoadDataBoundary, bytes (0: the whole L1)
+        bool nd_set = false;                      // SetFixpipeNz2ndFlag (or a ROW_MAJOR Fixpipe)
+        uint16_t nd_num = 1, src_nd_stride = 0, dst_nd_stride = 0;
+        bool quant_set = false;                   // SetFixpipePreQuantFlag (or a scalar-quant Fixpipe)
+        uint64_t quant_pre = 0;
+        const uint64_t* quant_tensor = nullptr;   // SetFixPipeConfig: per-column scales in the Fixpipe buffer
+    } cube_cfg;
 };
 
 CoreCtx& core();

@@ -8,6 +8,7 @@
 // Every op runs synchronously (functional model); the strict layer checks pools, alignment, ranges and types.
 #ifndef ASCSIM_ASCSIM_KERNEL_CUBE_API_H_
 #define ASCSIM_ASCSIM_KERNEL_CUBE_API_H_
+#include <cstdlib>
 #include <string>
 #include <vector>
 #include "cube_mem.h"
@@ -317,6 +318,26 @@ __aicore__ inline void LoadDataWithTranspose(const LocalTensor<T>& dst, const Lo
 
 // ------------------------------------------------------------------------------------------------------ Mmad --
 namespace ascsim_cube_detail {
+// HF32 (SetHF32Mode / SetHF32TransMode, cube_config.h): with the mode on, every float that Mmad takes from L0A / L0B
+// is first rounded to HF32, the product and the accumulation stay float. The asc-devkit pages give the A2 format only
+// as a figure (not in the text); the vendor's compiler (ATC --allow_hf32) pages state it: the float32 exponent range
+// with 11 mantissa bits. So the low 12 of the 23 mantissa bits are rounded away here, on the bit pattern (subnormals
+// alike; inf / NaN pass unchanged; a carry may reach inf). Trans mode 0 (NEAREST_EVEN): to nearest, ties to even.
+// Trans mode 1 (NEAREST_ZERO): the pages call it rounding "towards zero to the nearest"; the Matmul SetHF32 page
+// defines the same mode value (transMode 1) as to nearest with ties away from zero, which is what is modelled.
+inline float hf32_round(float x, uint8_t transMode) {
+    uint32_t b;
+    std::memcpy(&b, &x, 4);
+    if ((b & 0x7F800000u) == 0x7F800000u) return x;
+    constexpr uint32_t kDrop = 12, kLsb = 1u << kDrop, kHalf = kLsb >> 1, kMask = kLsb - 1;
+    const uint32_t low = b & kMask;
+    b &= ~kMask;
+    const bool up = transMode == 0 ? (low > kHalf || (low == kHalf && (b & kLsb))) : low >= kHalf;
+    if (up) b += kLsb;
+    float r;
+    std::memcpy(&r, &b, 4);
+    return r;
+}
 template <class D, class A, class B> constexpr bool mmad_types_ok() {
     return (std::is_same_v<D, float> && std::is_same_v<A, half> && std::is_same_v<B, half>) ||
            (std::is_same_v<D, float> && std::is_same_v<A, bfloat16_t> && std::is_same_v<B, bfloat16_t>) ||
@@ -350,17 +371,24 @@ inline void mmad(const char* api, const LocalTensor<D>& c, const LocalTensor<A>&
     // unpack to dense float/int rows: Ad[m][k], Bd[k][n]
     using Acc = std::conditional_t<std::is_same_v<D, int32_t>, int32_t, float>;
     static thread_local std::vector<Acc> Ad, Bd, Cd;
+    // float inputs under SetHF32Mode(ENABLE): L0A / L0B values enter the product rounded to HF32 (bias excluded)
+    const auto& cfg = ascsim::core().cube_cfg;
+    const bool hf32 = std::is_same_v<A, float> && cfg.hf32;
+    auto in = [&](auto v) -> Acc {
+        if constexpr (std::is_same_v<A, float>) return hf32 ? hf32_round(float(v), cfg.hf32_trans) : Acc(v);
+        else return Acc(v);
+    };
     Ad.assign(size_t(M) * K, Acc(0));
     Bd.assign(size_t(K) * N, Acc(0));
     for (uint32_t i = 0; i < M; ++i)
         for (uint32_t k = 0; k < K; ++k) {
             size_t idx = gemv ? k : (size_t(i / 16) * kF + k / C0) * (16 * C0) + (i % 16) * C0 + k % C0;
-            Ad[size_t(i) * K + k] = Acc(a.addr_[idx]);
+            Ad[size_t(i) * K + k] = in(a.addr_[idx]);
         }
     for (uint32_t k = 0; k < K; ++k)
         for (uint32_t j = 0; j < N; ++j) {
             size_t idx = (size_t(k / C0) * nF + j / 16) * (16 * C0) + (j % 16) * C0 + k % C0;
-            Bd[size_t(k) * N + j] = Acc(b.addr_[idx]);
+            Bd[size_t(k) * N + j] = in(b.addr_[idx]);
         }
     Cd.assign(size_t(M) * N, Acc(0));
     for (uint32_t i = 0; i < M; ++i) {
@@ -440,6 +468,14 @@ inline void fixpipe(const char* api, const GlobalTensor<T>& dst, const LocalTens
                     const FixpipeParamsV220& p, CO2Layout fmt) {
     ascsim::require_aic(api);
     if (p.mSize == 0 || p.nSize == 0) return;
+    // NZ2ND moves ndNum matrices (docs: ndNum 0 moves nothing, with a warning); an NZ destination is one matrix
+    if (fmt == CO2Layout::ROW_MAJOR && p.ndNum == 0) {
+        ascsim::warn(api, "ndNum is 0: the NZ2ND move does nothing");
+        return;
+    }
+    if constexpr (std::is_same_v<T, float> && std::is_same_v<U, float>)
+        if (fmt == CO2Layout::NZ && p.isChannelSplit)
+            ascsim::fail(api, "ascsim: not simulated", "channel split of a float NZ destination is not simulated");
     QuantMode_t want = expected_quant<T, U>(vscale != nullptr);
     bool ok = p.quantPre == want || (std::is_same_v<T, U> && p.quantPre == QuantMode_t::NoQuant);
     if (!ok)
@@ -450,7 +486,9 @@ inline void fixpipe(const char* api, const GlobalTensor<T>& dst, const LocalTens
     if (fmt == CO2Layout::ROW_MAJOR && p.mSize > 8192) ascsim::fail_cube(api, "mSize must be <= 8192 with NZ2ND");
     if (p.srcStride < p.mSize || p.srcStride % 16)
         ascsim::fail_cube(api, "srcStride " + std::to_string(p.srcStride) + " must be a multiple of 16 and >= mSize " + std::to_string(p.mSize));
-    uint32_t nd = p.ndNum ? p.ndNum : 1;
+    const uint32_t nd = fmt == CO2Layout::ROW_MAJOR ? p.ndNum : 1;
+    if (nd > 1 && p.srcNdStride > 512)
+        ascsim::fail_cube(api, "srcNdStride " + std::to_string(p.srcNdStride) + " exceeds 512 (units of 16 x C0_SIZE)");
     uint32_t nF = ascsim::ceil_div(p.nSize, 16);
     uint64_t span = (uint64_t(nd - 1) * p.srcNdStride * 256 + (uint64_t(nF - 1) * p.srcStride + p.mSize) * 16) * sizeof(U);
     ascsim::check_in_pool(api, "src (L0C)", src.addr_, ascsim::POOL_L0C, 64, span);
@@ -460,6 +498,18 @@ inline void fixpipe(const char* api, const GlobalTensor<T>& dst, const LocalTens
     if (vscale) ascsim::sync_cube(ascsim::kPipeFix, api, vscale, uint64_t(p.nSize) * 8, ascsim::kRead);
     if (fmt == CO2Layout::ROW_MAJOR && p.dstStride < p.nSize)
         ascsim::fail_cube(api, "dstStride " + std::to_string(p.dstStride) + " (elements per destination row) < nSize " + std::to_string(p.nSize));
+    // docs: destination data must not overlap (the hardware neither reports it nor orders the writes). ND matrix q
+    // starts q * dstNdStride after the first; two rows collide when their starts are less than nSize apart.
+    for (uint32_t q = 1; fmt == CO2Layout::ROW_MAJOR && q < nd; ++q) {
+        const int64_t d = int64_t(q) * p.dstNdStride, S = p.dstStride;
+        const int64_t r0 = std::min<int64_t>(d / S, int64_t(p.mSize) - 1);
+        for (int64_t r = r0; r <= std::min<int64_t>(r0 + 1, int64_t(p.mSize) - 1); ++r)
+            if (std::llabs(d - r * S) < int64_t(p.nSize))
+                ascsim::fail_cube(api, "the ND destinations overlap: matrix " + std::to_string(q) + " starts " + std::to_string(d) +
+                                           " elements after matrix 0 (dstNdStride " + std::to_string(p.dstNdStride) + ", dstStride " +
+                                           std::to_string(p.dstStride) + ", nSize " + std::to_string(p.nSize) + ", mSize " +
+                                           std::to_string(p.mSize) + ")");
+    }
     float sc = scale_of(p.deqScalar);
     std::vector<T> row(p.nSize);
     for (uint32_t q = 0; q < nd; ++q) {
@@ -486,15 +536,32 @@ inline void fixpipe(const char* api, const GlobalTensor<T>& dst, const LocalTens
         }
     }
 }
+
+// Fixpipe is the combined form: it loads the Fixpipe registers its parameters describe (the NZ2ND registers for a
+// ROW_MAJOR destination, the scalar quant register for DEQF16 / QF322B8_PRE / REQ8) and then moves the data, so a
+// later register-reading DataCopy(L0C -> GM) sees them. The per-column scales of the workspace form are read from L1
+// in place (the Fixpipe buffer staging it implies is not modelled, nor the quant-tensor register it would leave).
+inline void fixpipe_load_registers(const FixpipeParamsV220& p, CO2Layout fmt) {
+    ascsim::require_aic("Fixpipe");
+    auto& r = ascsim::core().cube_cfg;
+    if (fmt == CO2Layout::ROW_MAJOR) {
+        r.nd_set = true; r.nd_num = p.ndNum; r.src_nd_stride = p.srcNdStride; r.dst_nd_stride = p.dstNdStride;
+    }
+    if (p.quantPre == QuantMode_t::DEQF16 || p.quantPre == QuantMode_t::QF322B8_PRE || p.quantPre == QuantMode_t::REQ8) {
+        r.quant_set = true; r.quant_pre = p.deqScalar;
+    }
+}
 }  // namespace ascsim_cube_detail
 
 template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
 __aicore__ inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const FixpipeParamsV220& p) {
+    ascsim_cube_detail::fixpipe_load_registers(p, config.format);
     ascsim_cube_detail::fixpipe<T, U>("Fixpipe", dst, src, nullptr, p, config.format);
 }
 template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
 __aicore__ inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const LocalTensor<uint64_t>& cbufWorkspace,
                                const FixpipeParamsV220& p) {
+    ascsim_cube_detail::fixpipe_load_registers(p, config.format);
     ascsim::check_in_pool("Fixpipe", "cbufWorkspace", cbufWorkspace.addr_, ascsim::POOL_L1, 32, uint64_t(p.nSize) * 8);
     ascsim_cube_detail::fixpipe<T, U>("Fixpipe", dst, src, cbufWorkspace.addr_, p, config.format);
 }
@@ -511,4 +578,6 @@ template <uint8_t modeId = 0, pipe_t pipe = PIPE_S> __aicore__ inline void Cross
 }
 
 }  // namespace AscendC
+// the cube configuration registers (HF32, LoadData 3D / img2col, Fixpipe) and their register-reading forms
+#include "cube_config.h"
 #endif  // ASCSIM_ASCSIM_KERNEL_CUBE_API_H_
