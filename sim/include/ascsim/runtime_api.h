@@ -32,7 +32,7 @@ struct CoreCtx {
     uint64_t mask[2] = {~0ull, ~0ull};   // vector mask register (normal mode) / count (counter mode)
     bool counter_mode = false;
     int atomic_op = 0;                    // 0 none, 1 add, 2 max, 3 min
-    int atomic_dtype = 0;                 // ascsim::DtypeTag of the atomic type
+    int atomic_dtype = 0;                 // the AtomicDtype code of the atomic type (GetStoreAtomicConfig)
     void* tpipe = nullptr;                // the TPipe constructed last on this core (GetTPipePtr)
     uint64_t tiling_key = 0;
     uint8_t flags[kNumHardEvents][kMaxEventId] = {};
