@@ -333,8 +333,31 @@ static void test_batch_matmul() {
         bsngd.Init(&kt); bsngd.SetTensorA(ga); bsngd.SetTensorB(gb);
         CHECK(has(throws([&] { bsngd.IterateBatch(gc, 2, 2, false); }), "not simulated"));
         CHECK(has(throws([&] { mm.IterateBatch(gc, 2, 2, false, 0, 0, 0, true); }), "enPartialSum"));
-        CHECK(has(throws([&] { mm.SetHF32(true); }), "HF32"));
-        CHECK(throws([&] { mm.SetHF32(false); }).empty());
+        CHECK(has(throws([&] { mm.SetHF32(true, 2); }), "transMode"));
+    }
+    // --- SetHF32: float A / B rounded to HF32 (11 mantissa bits) before the product; C = A * B of one element ---
+    {
+        float a1 = 1.0f + 0x801p-23f, b1 = 1.0f;   // 1 + 2^-12 + 2^-23: just above the half-way point of HF32's last bit
+        std::vector<float> av{a1}, bv{b1}, cv{0.0f};
+        GlobalTensor<float> fa, fb, fc;
+        fa.SetGlobalBuffer(av.data(), 1); fb.SetGlobalBuffer(bv.data(), 1); fc.SetGlobalBuffer(cv.data(), 1);
+        KTiling t1{1, 1, 1, 1, 1, 1, 1, 16, 16, 0, 1, 1, 1};
+        MM<float, float> f;
+        f.Init(&t1); f.SetTensorA(fa); f.SetTensorB(fb);
+        f.IterateAll(fc);
+        CHECK(cv[0] == a1);                               // full float32 by default
+        f.SetHF32(true);
+        f.IterateAll(fc);
+        CHECK(cv[0] == 1.0f + 0x1p-11f);                  // rounded up to HF32's last bit
+        av[0] = 1.0f + 0x800p-23f;                        // exactly half-way: ties to even keeps 1, ties away rounds up
+        f.IterateAll(fc);
+        CHECK(cv[0] == 1.0f);
+        f.SetHF32(true, 1);
+        f.IterateAll(fc);
+        CHECK(cv[0] == 1.0f + 0x1p-11f);
+        f.SetHF32(false);
+        f.IterateAll(fc);
+        CHECK(cv[0] == av[0]);
     }
 }
 

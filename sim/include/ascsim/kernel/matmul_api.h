@@ -5,8 +5,9 @@
 // Layouts: A is row-major [M, Ka] (transposed: [Ka, M]), B is [Kb, N] (transposed: [N, Kb]), C and bias row-major
 // with row stride N (org shapes from the tiling or SetOrgShape). The tiling argument is the kernel-side struct the
 // build generates from optiling::TCubeTiling (ascsim/host/matmul_tiling.h).
-// Variants: IterateBatch (LayoutMode::NORMAL; the other layouts, IterateNBatch/GetBatchTensorC and SetHF32(true) are
-// refused), SetQuantScalar/SetQuantVector (the Fixpipe quant conversion of cube_api.h). Also reachable as
+// Variants: IterateBatch (LayoutMode::NORMAL; the other layouts and IterateNBatch/GetBatchTensorC are refused),
+// SetQuantScalar/SetQuantVector (the Fixpipe quant conversion of cube_api.h), SetHF32 (float A / B rounded to HF32 as
+// Mmad does with SetHF32Mode). Also reachable as
 // AscendC::Matmul / AscendC::MatmulType.
 #ifndef ASCSIM_KERNEL_MATMUL_API_H_
 #define ASCSIM_KERNEL_MATMUL_API_H_
@@ -177,11 +178,13 @@ public:
     void SetWorkspace(GM_ADDR, int = 0) {}
     template <class T> void SetWorkspace(const AscendC::GlobalTensor<T>&) {}
     void SetLocalWorkspace(const AscendC::LocalTensor<uint8_t>&) {}
+    // float A / B rounded to HF32 before the product, as Mmad does with SetHF32Mode (cube_api.h's hf32_round)
     void SetHF32(bool enableHF32 = false, int32_t transMode = 0) {
-        if (enableHF32)
-            ::ascsim::fail("Matmul::SetHF32", "HF32 mode is not simulated",
-                           "float inputs would be rounded to hf32 (transMode " + std::to_string(transMode) +
-                           ") before the product; ascsim models only full float32 matmul, so enableHF32 = true is refused");
+        if (transMode != 0 && transMode != 1)
+            ::ascsim::fail("Matmul::SetHF32", "Failed to check transMode",
+                           "transMode " + std::to_string(transMode) + " (0: ties to even, 1: ties away from zero)");
+        hf32_ = enableHF32;
+        hf32Trans_ = uint8_t(transMode);
     }
     // Quantisation of the output (the conversion Fixpipe applies on the way out of L0C).
     void SetQuantScalar(const uint64_t quantScalar) {
@@ -379,10 +382,13 @@ private:
             for (int k = 0; k < K; ++k) {
                 int64_t ai = transA_ ? int64_t(k) * M_ + (i0 + i) : int64_t(i0 + i) * Ka_ + k;
                 Acc av = Acc(a_[ai]);
+                if constexpr (std::is_same_v<AT, float>) if (hf32_) av = AscendC::ascsim_cube_detail::hf32_round(av, hf32Trans_);
                 if (av == Acc(0)) continue;
                 for (int j = 0; j < n; ++j) {
                     int64_t bi = transB_ ? int64_t(j0 + j) * Kb_ + k : int64_t(k) * N_ + (j0 + j);
                     if constexpr (kInt) row[j] = int32_t(uint32_t(row[j]) + uint32_t(av * int32_t(b_[bi])));
+                    else if constexpr (std::is_same_v<AT, float>)
+                        row[j] += av * (hf32_ ? AscendC::ascsim_cube_detail::hf32_round(float(b_[bi]), hf32Trans_) : float(b_[bi]));
                     else row[j] += av * float(b_[bi]);
                 }
             }
@@ -415,6 +421,8 @@ private:
     int M_ = 0, N_ = 0, Ka_ = 0, Kb_ = 0, Kc_ = 0, sm_ = 0, sn_ = 0, sk_ = 0, bm_ = 128, bn_ = 128, iter_ = -1;
     int32_t batchNum_ = 0, batchA_ = 0, batchB_ = 0;
     bool bias_ = false, transA_ = false, transB_ = false, aUb_ = false, bUb_ = false, bUbBias_ = false, inited_ = false;
+    bool hf32_ = false;          // SetHF32
+    uint8_t hf32Trans_ = 0;
     QuantMode_t quant_ = QuantMode_t::NoQuant;
     uint64_t quantScalar_ = 0;
     const uint64_t* quantVec_ = nullptr;
