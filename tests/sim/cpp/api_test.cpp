@@ -434,6 +434,153 @@ int main() {
         uint32_t nine[9] = {};
         CHECK(has(throws([&] { ShapeInfo(9, nine); }), "dimension count above the maximum"));
     }
+    // ===== reductions: the half overflow rule and the ORDER_ONLY_INDEX layout of the older APIs =====
+    // Expected values from the boundary-value appendix (Memory vector APIs: the ReduceRepeat<SUM> / ReduceDataBlock<SUM>
+    // / ReduceSum tables, successors of WholeReduceSum / BlockReduceSum per the API change list) and the
+    // ReduceDataBlock page: half sums are non-saturating by default (overflow -> +-inf, inf/NaN propagate); with
+    // CTRL[48] = 0 every partial sum of the tree that comes out +-inf is kept as +-65504 and a NaN as 0. Each
+    // partial sum is a half. float keeps inf/NaN in both modes. WholeReduceMax/Min with ORDER_ONLY_INDEX: the index
+    // is a uint32_t and dstRepStride counts 4 bytes, also for half (WholeReduceMax page, ReduceRepeat table 3).
+    {
+        const float inf = INFINITY, nan = NAN;
+        auto hs = fx.at<half>(65536, 256), hd = fx.at<half>(81920, 256), ht = fx.at<half>(90112, 256);
+        auto fs = fx.at<float>(65536, 64), fd = fx.at<float>(81920, 64);
+        auto put = [&](std::initializer_list<float> head, float rest, int n = 128) {   // head values, then `rest`
+            int k = 0;
+            for (float v : head) hs.addr_[k++] = half(v);
+            for (; k < n; ++k) hs.addr_[k] = half(rest);
+        };
+        auto is = [](half h, float want) {   // bit-exact for numbers (the sign of zero included), any NaN for NaN
+            return std::isnan(want) ? std::isnan(float(h)) : h.bits_ == half(want).bits_;
+        };
+        auto wsum = [&]() { WholeReduceSum(hd, hs, 128, 1, 1, 1, 8); return hd.GetValue(0); };
+        CHECK((GetCtrlSpr<48, 48>()) == 1);   // the launch state: INF/NAN mode
+        for (int sat = 0; sat < 2; ++sat) {
+            SetCtrlSpr<48, 48>(sat ? 0 : 1);
+            auto pick = [&](float infnan, float saturated) { return sat ? saturated : infnan; };
+            // WholeReduceSum (ReduceRepeat<SUM> table, one repeat of 128 halves)
+            put({}, 65504.f);               CHECK_MSG(is(wsum(), pick(inf, 65504.f)), "all MAX, sat %d", sat);
+            put({}, -65504.f);              CHECK_MSG(is(wsum(), pick(-inf, -65504.f)), "all MIN, sat %d", sat);
+            put({}, -0.f);                  CHECK_MSG(is(wsum(), -0.f), "all -0, sat %d", sat);
+            put({}, nan);                   CHECK_MSG(is(wsum(), pick(nan, 0.f)), "all nan, sat %d", sat);
+            put({}, inf);                   CHECK_MSG(is(wsum(), pick(inf, 65504.f)), "all inf, sat %d", sat);
+            for (int k = 0; k < 128; ++k) hs.addr_[k] = half(k % 2 ? -inf : inf);
+            CHECK_MSG(is(wsum(), pick(nan, 0.f)), "inf/-inf alternating, sat %d", sat);
+            for (int k = 0; k < 128; ++k) hs.addr_[k] = half(k % 3 == 0 ? inf : k % 3 == 1 ? -inf : nan);
+            CHECK_MSG(is(wsum(), pick(nan, 0.f)), "inf/-inf/nan alternating, sat %d", sat);
+            put({inf}, 1.f);                CHECK_MSG(is(wsum(), pick(inf, 65504.f)), "127 ones + inf, sat %d", sat);
+            put({-inf}, 1.f);               CHECK_MSG(is(wsum(), pick(-inf, -65376.f)), "127 ones + -inf, sat %d", sat);
+            put({nan}, 1.f);                CHECK_MSG(is(wsum(), pick(nan, 126.f)), "127 ones + nan, sat %d", sat);
+            // the older pages' example [60000, 60000, -30000, 100]: 65504 + (-29904) = 35600 -> 35584 in half arithmetic
+            // under saturation (the pages' 35604 is exact arithmetic); inf by default
+            put({60000.f, 60000.f, -30000.f, 100.f}, 0.f);
+            CHECK_MSG(is(wsum(), pick(inf, 35584.f)), "doc example, sat %d", sat);
+            put({65504.f, 16.f}, 0.f);      // 65520 is the rounding boundary: it rounds to inf
+            CHECK_MSG(is(wsum(), pick(inf, 65504.f)), "65504 + 16, sat %d", sat);
+            put({65504.f, 15.f}, 0.f);      // 65519 rounds back to 65504 in both modes
+            CHECK_MSG(is(wsum(), 65504.f), "65504 + 15, sat %d", sat);
+            // RepeatReduceSum follows the same rule
+            put({}, 65504.f);
+            RepeatReduceSum(hd, hs, 1, 128, 0, 1, 1, 8);
+            CHECK_MSG(is(hd.GetValue(0), pick(inf, 65504.f)), "RepeatReduceSum all MAX, sat %d", sat);
+            // BlockReduceSum (ReduceDataBlock<SUM> table, one DataBlock of 16 halves per result)
+            for (int k = 0; k < 128; ++k) {
+                int b = k / 16, j = k % 16;
+                float v = b == 0 ? 65504.f : b == 1 ? (j % 2 ? -inf : inf) : b == 2 ? (j == 5 ? nan : 1.f)
+                        : b == 3 ? nan : b == 4 ? -0.f : b == 5 ? -65504.f : b == 6 ? inf : 1.f;
+                hs.addr_[k] = half(v);
+            }
+            BlockReduceSum(hd, hs, 1, 128, 1, 1, 8);
+            const float bwant[2][8] = {{inf, nan, nan, nan, -0.f, -inf, inf, 16.f}, {65504.f, 0.f, 14.f, 0.f, -0.f, -65504.f, 65504.f, 16.f}};
+            for (int b = 0; b < 8; ++b) CHECK_MSG(is(hd.GetValue(b), bwant[sat][b]), "BlockReduceSum block %d, sat %d", b, sat);
+            // PairReduceSum: one partial sum per pair
+            put({65504.f, 65504.f, inf, -inf, nan, 1.f, 65504.f, 16.f, -65504.f, -15.f}, 0.f);
+            PairReduceSum(hd, hs, 1, 128, 1, 1, 8);
+            const float pwant[2][5] = {{inf, nan, nan, inf, -65504.f}, {65504.f, 0.f, 0.f, 65504.f, -65504.f}};
+            for (int p = 0; p < 5; ++p) CHECK_MSG(is(hd.GetValue(p), pwant[sat][p]), "PairReduceSum pair %d, sat %d", p, sat);
+            // ReduceSum (its own table; 256 halves = 2 repeats): the count form adds the two repeat sums in order,
+            // the level-0 form by the tree; both give the table's values here
+            auto rsum = [&](int form) {
+                if (form == 0) ReduceSum(hd, hs, ht, 256);
+                else ReduceSum(hd, hs, ht, 128, 2, 8);
+                return hd.GetValue(0);
+            };
+            for (int form = 0; form < 2; ++form) {
+                put({}, 65504.f, 256);          CHECK_MSG(is(rsum(form), pick(inf, 65504.f)), "ReduceSum all MAX, form %d sat %d", form, sat);
+                put({}, -65504.f, 256);         CHECK_MSG(is(rsum(form), pick(-inf, -65504.f)), "ReduceSum all MIN, form %d sat %d", form, sat);
+                put({}, nan, 256);              CHECK_MSG(is(rsum(form), pick(nan, 0.f)), "ReduceSum all nan, form %d sat %d", form, sat);
+                put({inf, -inf, nan}, 1.f, 256); CHECK_MSG(is(rsum(form), pick(nan, 252.f)), "ReduceSum inf,-inf,nan + 253 ones, form %d sat %d", form, sat);
+                put({inf, -inf}, 1.f, 256);     CHECK_MSG(is(rsum(form), pick(nan, 254.f)), "ReduceSum inf,-inf + 254 ones, form %d sat %d", form, sat);
+                put({inf}, 1.f, 256);           CHECK_MSG(is(rsum(form), pick(inf, 65504.f)), "ReduceSum 255 ones + inf, form %d sat %d", form, sat);
+                put({-inf}, 1.f, 256);          CHECK_MSG(is(rsum(form), pick(-inf, -65248.f)), "ReduceSum 255 ones + -inf, form %d sat %d", form, sat);
+                put({nan}, 1.f, 256);           CHECK_MSG(is(rsum(form), pick(nan, 254.f)), "ReduceSum 255 ones + nan, form %d sat %d", form, sat);
+            }
+            // 256 x 256: each repeat sums to 32768 (finite), the add of the two repeat sums overflows
+            put({}, 256.f, 256);
+            CHECK_MSG(is(rsum(0), pick(inf, 65504.f)), "ReduceSum cross-repeat overflow, sat %d", sat);
+            CHECK(GetAccVal<half>().bits_ == hd.GetValue(0).bits_);
+            // float keeps inf / NaN whatever the mode
+            for (int k = 0; k < 64; ++k) fs.addr_[k] = 3.4028235e38f;
+            WholeReduceSum(fd, fs, 64, 1, 1, 1, 8);
+            CHECK_MSG(std::isinf(fd.GetValue(0)) && fd.GetValue(0) > 0, "float all MAX, sat %d", sat);
+            fs.addr_[3] = nan;
+            WholeReduceSum(fd, fs, 64, 1, 1, 1, 8);
+            CHECK_MSG(std::isnan(fd.GetValue(0)), "float nan, sat %d", sat);
+        }
+        SetCtrlSpr<48, 48>(1);
+
+        // ORDER_ONLY_INDEX: the WholeReduceMax page's half example (4 repeats of 128, the maximum of each at lanes 52,
+        // 100, 7, 19) gives [idx 0 idx 0 ...] read as halves, i.e. one uint32_t per repeat
+        const uint32_t at[4] = {52, 100, 7, 19};
+        auto hs4 = fx.at<half>(65536, 512);
+        auto fill4 = [&](int mx) {   // repeat r: r + 1 (MAX) / -(r + 1) / 2 (MIN) everywhere but +-(10 + r) at lane at[r]
+            for (int r = 0; r < 4; ++r)
+                for (int k = 0; k < 128; ++k)
+                    hs4.addr_[r * 128 + k] = half(k == int(at[r]) ? (mx ? 10.f + r : -10.f - r) : float(r + 1) * (mx ? 1.f : -0.5f));
+        };
+        for (int mx = 1; mx >= 0; --mx) {
+            fill4(mx);
+            for (int stride : {1, 3}) {
+                std::memset(hd.addr_, 0x5A, 256);
+                if (mx) WholeReduceMax(hd, hs4, 128, 4, stride, 1, 8, ReduceOrder::ORDER_ONLY_INDEX);
+                else WholeReduceMin(hd, hs4, 128, 4, stride, 1, 8, ReduceOrder::ORDER_ONLY_INDEX);
+                bool ok = true;
+                const uint8_t* bytes = reinterpret_cast<const uint8_t*>(hd.addr_);
+                for (int r = 0; r < 4; ++r) {
+                    uint32_t got;
+                    std::memcpy(&got, bytes + 4 * stride * r, 4);
+                    ok &= got == at[r];
+                    for (int gap = 4; gap < 4 * stride; ++gap) ok &= bytes[4 * stride * r + gap] == 0x5A;
+                }
+                for (int b = 4 * stride * 3 + 4; b < 256; ++b) ok &= bytes[b] == 0x5A;
+                CHECK_MSG(ok, "Whole%s half ORDER_ONLY_INDEX, dstRepStride %d", mx ? "ReduceMax" : "ReduceMin", stride);
+            }
+            // GetReduceMaxMinCount still answers the whole call's extreme and its position from the first element
+            half v, vi;
+            GetReduceMaxMinCount(v, vi);
+            CHECK(float(v) == (mx ? 13.f : -13.f) && vi.bits_ == 3 * 128 + 19);
+        }
+        // the other orders keep their units: ONLY_VALUE one half, VALUE_INDEX two halves
+        fill4(1);
+        std::memset(hd.addr_, 0x5A, 256);
+        WholeReduceMax(hd, hs4, 128, 4, 1, 1, 8, ReduceOrder::ORDER_ONLY_VALUE);
+        CHECK(float(hd.GetValue(0)) == 10.f && float(hd.GetValue(3)) == 13.f && hd.GetValue(4).bits_ == 0x5A5A);
+        WholeReduceMax(hd, hs4, 128, 4, 1, 1, 8, ReduceOrder::ORDER_VALUE_INDEX);
+        CHECK(float(hd.GetValue(6)) == 13.f && hd.GetValue(7).bits_ == 19);
+        // float: the index is 4 bytes as well
+        auto fs4 = fx.at<float>(65536, 256);
+        for (int k = 0; k < 256; ++k) fs4.addr_[k] = k % 64 == 9 + k / 64 ? 100.f : 0.f;
+        std::memset(fd.addr_, 0x5A, 64);
+        WholeReduceMax(fd, fs4, 64, 4, 1, 1, 8, ReduceOrder::ORDER_ONLY_INDEX);
+        bool fok = true;
+        for (int r = 0; r < 4; ++r) { uint32_t got; std::memcpy(&got, &fd.addr_[r], 4); fok &= got == uint32_t(9 + r); }
+        CHECK(fok && reinterpret_cast<const uint8_t*>(fd.addr_)[16] == 0x5A);
+        // the written footprint is 4 bytes a repeat: 4 repeats need 16 bytes before the end of the UB
+        auto dEnd16 = fx.at<half>(ascsim::kUbBytes - 16, 8), dEnd8 = fx.at<half>(ascsim::kUbBytes - 8, 4);
+        CHECK(throws([&] { WholeReduceMax(dEnd16, hs4, 128, 4, 1, 1, 8, ReduceOrder::ORDER_ONLY_INDEX); }).empty());
+        CHECK(has(throws([&] { WholeReduceMax(dEnd8, hs4, 128, 4, 1, 1, 8, ReduceOrder::ORDER_ONLY_INDEX); }), "out of bounds"));
+        CHECK(throws([&] { WholeReduceMax(dEnd8, hs4, 128, 4, 1, 1, 8, ReduceOrder::ORDER_ONLY_VALUE); }).empty());
+    }
     std::printf("PASS %d FAIL %d\n", g_pass, g_fail);
     return g_fail ? 1 : 0;
 }

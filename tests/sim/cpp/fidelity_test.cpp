@@ -2,7 +2,9 @@
 // reduction overloads real kernels call, and the GM out-of-bounds model that follows torch_npu's allocator.
 // Every expected value is computed here from the documentation's description, independently of the simulator:
 // - ReduceSum/WholeReduceSum: a binary tree inside a repeat, adjacent pairs first (data0+data1, data2+data3, ...);
-//   a half partial sum above 65504 is kept as 65504 (the doc's example [60000, 60000, -30000, 100] -> 35604);
+//   every partial sum is a T. half overflow: by default (CTRL[48] = 1, non-saturating) a half partial sum past the
+//   range is +-inf (boundary-value appendix, ReduceSum table); in saturation mode (CTRL[48] = 0) it is kept as
+//   +-65504 and a NaN as 0 (the ReduceDataBlock page's example [60000, 60000, -30000, 100] -> 35604);
 //   on A2 the count form adds the per-repeat results in order, the level-0 (mask/repeat) form by the tree again.
 // - GetAccVal<T>(): the count-form ReduceSum result; the untyped GetAccVal()/get_acc_val(): the accumulator
 //   register, the result's bit pattern in its low bytes (kernels reinterpret it).
@@ -31,11 +33,13 @@ struct Fixture {
     }
 };
 
-// The documented tree over `lanes` values (a power of two), in T's precision with half saturation.
+// The documented tree over `lanes` values (a power of two), in T's precision; half as in saturation mode (an inf
+// partial sum becomes +-65504, a NaN 0).
 template <class T> static T doc_add(T a, T b) {
-    float s = float(a) + float(b);
-    if (sizeof(T) == 2 && !std::isinf(float(a)) && !std::isinf(float(b)) && std::fabs(s) >= 65520.0f) s = s > 0 ? 65504.0f : -65504.0f;
-    return T(s);
+    T r = T(float(a) + float(b));
+    if (sizeof(T) == 2 && std::isnan(float(r))) r = T(0.0f);
+    else if (sizeof(T) == 2 && std::isinf(float(r))) r = T(float(r) > 0 ? 65504.0f : -65504.0f);
+    return r;
 }
 template <class T> static T doc_tree(std::vector<T> v) {
     size_t n = 1;
@@ -63,20 +67,26 @@ int main() {
     ReduceSum(z, x, tmp, 4);   // count form: the tail repeat's inactive lanes are 0
     CHECK(z.GetValue(0) == 0.0f);
 
-    // --- half: the doc's saturation example, also through the count form and the raw vcadd
+    // --- half: the doc's overflow example, also through the count form and the raw vcadd. Default (non-saturating)
+    // mode: 60000 + 60000 is inf and stays inf; saturation mode (CTRL[48] = 0): 65504, then the rest is added.
     auto h = fx.at<half>(0, 128), hz = fx.at<half>(65536, 128), ht = fx.at<half>(98304, 128);
     for (int k = 0; k < 128; ++k) h.SetValue(k, half(0.0f));
     h.SetValue(0, half(60000.0f)); h.SetValue(1, half(60000.0f)); h.SetValue(2, half(-30000.0f)); h.SetValue(3, half(100.0f));
     // ideal arithmetic gives the doc's 35604; every partial sum rounds to half: 65504 + half(-29900) = 35600 -> 35584 (ties to even)
     half doc_example = doc_tree(std::vector<half>{half(60000.0f), half(60000.0f), half(-30000.0f), half(100.0f)});
     CHECK(std::fabs(float(doc_example) - 35604.0f) <= 32.0f);   // one half ulp at this magnitude
-    WholeReduceSum(hz, h, 128, 1, 1, 1, 8);
-    CHECK(hz.GetValue(0).bits_ == doc_example.bits_);
-    ReduceSum(hz, h, ht, 4);
-    CHECK(hz.GetValue(0).bits_ == doc_example.bits_);
-    SetVectorMask<half, MaskMode::NORMAL>(~0ull, ~0ull);
-    vcadd((__ubuf__ half*)hz.GetPhyAddr(), (__ubuf__ half*)h.GetPhyAddr(), 1, 1, 1, 8, false);
-    CHECK(hz.GetValue(0).bits_ == doc_example.bits_);
+    for (int sat = 0; sat < 2; ++sat) {
+        SetCtrlSpr<48, 48>(sat ? 0 : 1);
+        const uint16_t want = sat ? doc_example.bits_ : uint16_t(0x7C00);   // +inf by default
+        WholeReduceSum(hz, h, 128, 1, 1, 1, 8);
+        CHECK(hz.GetValue(0).bits_ == want);
+        ReduceSum(hz, h, ht, 4);
+        CHECK(hz.GetValue(0).bits_ == want);
+        SetVectorMask<half, MaskMode::NORMAL>(~0ull, ~0ull);
+        vcadd((__ubuf__ half*)hz.GetPhyAddr(), (__ubuf__ half*)h.GetPhyAddr(), 1, 1, 1, 8, false);
+        CHECK(hz.GetValue(0).bits_ == want);
+    }
+    SetCtrlSpr<48, 48>(1);
 
     // --- 2048 floats of mixed magnitude: count form = per-repeat tree, repeat sums added in order; level-0 form =
     // per-repeat tree, then the tree again over the 32 repeat sums. The two orders give different floats here.

@@ -2,8 +2,9 @@
 // effect on results (SetNextTaskStart, WaitPreTaskEnd, DataCachePreload, PrintTimeStamp, TRACE_START / TRACE_STOP,
 // CheckLocalMemoryIA, SetKernelMode) against references written from their documentation: the pages' worked
 // examples, random data for half and float in both mask forms (plus counter mode and a mask set outside the call)
-// with block and repeat strides, the binary-tree sums and the half overflow in both saturation modes, the
-// documented parameter ranges and alignments, and a DataCopy to GM accumulating under SetStoreAtomicConfig.
+// with block and repeat strides, the binary-tree sums and the half overflow in both saturation modes, the older
+// APIs (WholeReduce*, BlockReduceSum, PairReduceSum) giving the same bytes as these successors, the documented
+// parameter ranges and alignments, and a DataCopy to GM accumulating under SetStoreAtomicConfig.
 #define ASCENDC_TIME_STAMP_ON
 #define ASCENDC_TRACE_ON
 #include <unistd.h>
@@ -327,6 +328,96 @@ int main() {
     rsweep<float, ReduceType::MIN>(fx, 2, "ReduceRepeat float MIN");
     rsweep_repeat_orders<half>(fx, "ReduceRepeat half");
     rsweep_repeat_orders<float>(fx, "ReduceRepeat float");
+
+    // ===================== the older APIs against their successors =====================
+    // The API change list maps BlockReduceSum -> ReduceDataBlock<SUM>, WholeReduceSum/Max/Min -> ReduceRepeat,
+    // PairReduceSum -> ReducePairElem (argument order aside). Same inputs, same bytes out: in both CTRL[48] modes with
+    // half sums that overflow and inf/NaN inputs (one overflow rule for every sum reduction), and for MAX/MIN in every
+    // ReduceOrder (ORDER_ONLY_INDEX: a uint32_t index and a 4-byte dstRepStride unit, for half too).
+    {
+        auto hs = fx.at<half>(kS, 8192), hd1 = fx.at<half>(kD, 8192), hd2 = fx.at<half>(kD + 32768, 8192);
+        auto fs = fx.at<float>(kS + 16384, 4096), fd1 = fx.at<float>(kD, 4096), fd2 = fx.at<float>(kD + 32768, 4096);
+        auto load = [&](bool specials) {   // large magnitudes so that sums overflow; optionally inf / -inf / NaN
+            for (int i = 0; i < 8192; ++i) {
+                float v = frand(-65504.f, 65504.f);
+                int r = int(rng() % 64);
+                if (specials && r == 0) v = INFINITY;
+                else if (specials && r == 1) v = -INFINITY;
+                else if (specials && r == 2) v = NAN;
+                hs.addr_[i] = half(v);
+            }
+            for (int i = 0; i < 4096; ++i) {
+                int r = int(rng() % 64);
+                fs.addr_[i] = specials && r == 0 ? INFINITY : specials && r == 1 ? NAN : frand(-3e38f, 3e38f);
+            }
+        };
+        auto same_out = [&](const void* a, const void* b) { return std::memcmp(a, b, 16384) == 0; };
+        auto clear = [&] { std::memset(hd1.addr_, 0x5A, 16384); std::memset(hd2.addr_, 0x5A, 16384); };
+        uint64_t hbits[2] = {0xF0F0FFFF0000FFFFull, 0x8000000000000001ull}, fbits[2] = {0xFFFF0000FFF0F00Full, 0};
+        for (int sat = 0; sat < 2; ++sat) {
+            SetCtrlSpr<48, 48>(sat ? 0 : 1);
+            for (int specials = 0; specials < 2; ++specials) {
+                load(specials != 0);
+                for (int form = 0; form < 2; ++form) {
+                    clear();
+                    if (form == 0) { WholeReduceSum(hd1, hs, 128, 6, 3, 2, 17); ReduceRepeat<ReduceType::SUM, half>(hd2, hs, 128, 6, 3, 2, 17); }
+                    else { WholeReduceSum(hd1, hs, hbits, 6, 3, 2, 17); ReduceRepeat<ReduceType::SUM, half>(hd2, hs, hbits, 6, 3, 2, 17); }
+                    CHECK_MSG(same_out(hd1.addr_, hd2.addr_), "WholeReduceSum / ReduceRepeat<SUM> half, form %d sat %d specials %d", form, sat, specials);
+                    clear();
+                    if (form == 0) { BlockReduceSum(hd1, hs, 5, 100, 2, 1, 9); ReduceDataBlock<ReduceType::SUM, half>(hd2, hs, 100, 5, 2, 1, 9); }
+                    else { BlockReduceSum(hd1, hs, 5, hbits, 2, 1, 9); ReduceDataBlock<ReduceType::SUM, half>(hd2, hs, hbits, 5, 2, 1, 9); }
+                    CHECK_MSG(same_out(hd1.addr_, hd2.addr_), "BlockReduceSum / ReduceDataBlock<SUM> half, form %d sat %d specials %d", form, sat, specials);
+                    clear();
+                    if (form == 0) { PairReduceSum(hd1, hs, 4, 128, 2, 1, 8); ReducePairElem<ReduceType::SUM, half>(hd2, hs, 128, 4, 2, 1, 8); }
+                    else { PairReduceSum(hd1, hs, 4, hbits, 2, 1, 8); ReducePairElem<ReduceType::SUM, half>(hd2, hs, hbits, 4, 2, 1, 8); }
+                    CHECK_MSG(same_out(hd1.addr_, hd2.addr_), "PairReduceSum / ReducePairElem half, form %d sat %d specials %d", form, sat, specials);
+                    clear();
+                    if (form == 0) { WholeReduceSum(fd1, fs, 64, 5, 1, 1, 8); ReduceRepeat<ReduceType::SUM, float>(fd2, fs, 64, 5, 1, 1, 8); }
+                    else { WholeReduceSum(fd1, fs, fbits, 5, 1, 1, 8); ReduceRepeat<ReduceType::SUM, float>(fd2, fs, fbits, 5, 1, 1, 8); }
+                    CHECK_MSG(same_out(fd1.addr_, fd2.addr_), "WholeReduceSum / ReduceRepeat<SUM> float, form %d sat %d", form, sat);
+                    clear();
+                    BlockReduceSum(fd1, fs, 3, 64, 1, 2, 16);
+                    ReduceDataBlock<ReduceType::SUM, float>(fd2, fs, 64, 3, 1, 2, 16);
+                    CHECK_MSG(same_out(fd1.addr_, fd2.addr_), "BlockReduceSum / ReduceDataBlock<SUM> float, sat %d", sat);
+                }
+            }
+        }
+        SetCtrlSpr<48, 48>(1);
+        // the default mode: such data does overflow (inf, or NaN where +inf and -inf partial sums meet), so the
+        // comparison above is not vacuous
+        load(false);
+        WholeReduceSum(hd1, hs, 128, 8, 1, 1, 8);
+        bool any_inf = false;
+        for (int r = 0; r < 8; ++r) any_inf |= !std::isfinite(float(hd1.addr_[r]));
+        for (int i = 0; i < 128; ++i) hs.addr_[i] = half(i < 2 ? 40000.f : 0.f);
+        WholeReduceSum(hd1, hs, 128, 1, 1, 1, 8);
+        CHECK(any_inf && std::isinf(float(hd1.addr_[0])));
+        // MAX / MIN in every order, half and float, strided destinations
+        for (ReduceOrder o : {ReduceOrder::ORDER_VALUE_INDEX, ReduceOrder::ORDER_INDEX_VALUE, ReduceOrder::ORDER_ONLY_VALUE,
+                              ReduceOrder::ORDER_ONLY_INDEX}) {
+            for (int dstRep : {1, 2, 5}) {
+                clear();
+                WholeReduceMax(hd1, hs, 128, 7, dstRep, 1, 8, o);
+                half v1, i1, v2, i2;
+                GetReduceMaxMinCount(v1, i1);
+                ReduceRepeat<ReduceType::MAX, half>(hd2, hs, 128, 7, dstRep, 1, 8, o);
+                GetReduceMaxMinCount(v2, i2);
+                CHECK_MSG(same_out(hd1.addr_, hd2.addr_) && same(v1, v2) && same(i1, i2), "WholeReduceMax half order %d dstRep %d", int(o), dstRep);
+                clear();
+                WholeReduceMin(hd1, hs, hbits, 5, dstRep, 2, 16, o);
+                ReduceRepeat<ReduceType::MIN, half>(hd2, hs, hbits, 5, dstRep, 2, 16, o);
+                CHECK_MSG(same_out(hd1.addr_, hd2.addr_), "WholeReduceMin half order %d dstRep %d", int(o), dstRep);
+                clear();
+                WholeReduceMax(fd1, fs, fbits, 6, dstRep, 1, 8, o);
+                ReduceRepeat<ReduceType::MAX, float>(fd2, fs, fbits, 6, dstRep, 1, 8, o);
+                CHECK_MSG(same_out(fd1.addr_, fd2.addr_), "WholeReduceMax float order %d dstRep %d", int(o), dstRep);
+                clear();
+                WholeReduceMin(fd1, fs, 64, 4, dstRep, 1, 8, o);
+                ReduceRepeat<ReduceType::MIN, float>(fd2, fs, 64, 4, dstRep, 1, 8, o);
+                CHECK_MSG(same_out(fd1.addr_, fd2.addr_), "WholeReduceMin float order %d dstRep %d", int(o), dstRep);
+            }
+        }
+    }
 
     // ===================== reductions: strict rules =====================
     {

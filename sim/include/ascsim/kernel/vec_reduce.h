@@ -1,36 +1,50 @@
 // ascsim kernel side: reductions. Old (CANN 8.x) names with their argument orders:
 //   WholeReduce*(dst, src, mask, repeatTime, dstRepStride, srcBlkStride, srcRepStride)
 //   BlockReduce*/PairReduceSum(dst, src, repeatTime, mask, dstRepStride, srcBlkStride, srcRepStride)
-// Sums use a pairwise tree in the element type, like the hardware's vcadd.
+// Sums use a pairwise tree in the element type, like the hardware's vcadd; the overflow rule of a partial sum
+// (reduce_add below) is shared by every sum reduction, vec_reduce_more.h's ReduceRepeat / ReduceDataBlock /
+// ReducePairElem included.
 #ifndef ASCSIM_ASCSIM_KERNEL_VEC_REDUCE_H_
 #define ASCSIM_ASCSIM_KERNEL_VEC_REDUCE_H_
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 #include "dtype_check.h"
 #include "engine.h"
 
 namespace ascsim {
-// One partial sum of the reduce unit, rounded to T. The docs: a half sum above 65504 is kept as 65504 (saturates)
-// instead of overflowing to infinity; infinities already in the data stay infinite.
-template <class T> inline T reduce_add(T a, T b) {
-    float s = up(a) + up(b);
-    if constexpr (sizeof(T) == 2 && !std::is_same_v<T, bfloat16_t>) {
-        if (std::isinf(s) || std::fabs(s) > 65504.0f) {
-            if (!std::isinf(up(a)) && !std::isinf(up(b))) s = s > 0 ? 65504.0f : -65504.0f;
+// The saturation mode of half arithmetic: CTRL[48] == 0 (AscendC::SetCtrlSpr / SetSaturationFlag in sys.h). The
+// register reads 1 at launch, the non-saturating (inf/NaN) mode.
+inline bool half_saturating() { return ((core().ctrl >> 48) & 1ull) == 0; }
+// One partial sum of the reduce unit, rounded to T (nearest even; the float sum of two halves rounded to half is the
+// correctly rounded half sum). Every partial sum is a T: a half sum is rounded to half at each step of the tree.
+// The overflow rule of the sum reductions (boundary-value appendix, ReduceSum / ReduceRepeat / ReduceDataBlock
+// tables; ReduceDataBlock page): by default a half partial sum past the half range is +-inf and inf/NaN inputs
+// propagate (IEEE 754); with saturation mode on (`sat`), a half partial sum that comes out +-inf is kept as +-65504
+// and one that comes out NaN as 0, and the next level adds that value. float always keeps inf/NaN.
+template <class T> inline T reduce_add(T a, T b, bool sat) {
+    T r = T(up(a) + up(b));
+    if constexpr (std::is_same_v<T, half>) {
+        if (sat) {
+            float f = float(r);
+            if (std::isnan(f)) r = T(0.0f);
+            else if (std::isinf(f)) r = T(f > 0 ? 65504.0f : -65504.0f);
         }
     }
-    return T(s);
+    return r;
 }
-// The reduce unit's binary tree over `n` lanes (n a power of two): adjacent pairs first (lane 0+1, 2+3, ...),
-// then pairs of those, as the ReduceSum/WholeReduceSum docs describe it. Masked-off lanes hold 0.
-template <class T> inline T lane_tree(T* v, uint32_t n) {
+template <class T> inline T reduce_add(T a, T b) { return reduce_add(a, b, half_saturating()); }
+// The reduce unit's binary tree over `n` lanes (n a power of two), in place: adjacent pairs first (lane 0+1, 2+3,
+// ...), then pairs of those, as the ReduceSum/WholeReduceSum/ReduceDataBlock docs describe it. Masked-off lanes hold 0.
+template <class T> inline T lane_tree(T* v, uint32_t n, bool sat) {
     while (n > 1) {
         n /= 2;
-        for (uint32_t i = 0; i < n; ++i) v[i] = reduce_add(v[2 * i], v[2 * i + 1]);
+        for (uint32_t i = 0; i < n; ++i) v[i] = reduce_add(v[2 * i], v[2 * i + 1], sat);
     }
     return v[0];
 }
+template <class T> inline T lane_tree(T* v, uint32_t n) { return lane_tree(v, n, half_saturating()); }
 // Sum of n values by the same tree over the next power of two lanes (zeros beyond n).
 template <class T> inline T tree_sum(const T* v, uint32_t n) {
     if (n == 0) return T(0.0f);
@@ -83,6 +97,14 @@ template <class T> inline void store_value_index(T* out, T val, uint32_t idx, As
         default: { uint32_t b = idx; std::memcpy(out, &b, 4); } break;
     }
 }
+// Bytes one repeat's result takes in dst, which is also the dstRepStride unit (WholeReduceSum/Max/Min and
+// ReduceRepeat pages): a sum or ORDER_ONLY_VALUE one T, value and index two T, ORDER_ONLY_INDEX a uint32_t whatever
+// T is (also for half: the index is 4 bytes and is read back as uint32_t on A2).
+template <class T> inline uint32_t repeat_result_bytes(bool sum, AscendC::ReduceOrder order) {
+    if (sum || order == AscendC::ReduceOrder::ORDER_ONLY_VALUE) return sizeof(T);
+    if (order == AscendC::ReduceOrder::ORDER_ONLY_INDEX) return 4;
+    return 2 * sizeof(T);
+}
 template <class T, class M>
 inline void whole_reduce(const char* api, RedKind k, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src, M mask,
                          bool isSetMask, int32_t repeat, int32_t dstRep, int32_t srcBlk, int32_t srcRep, AscendC::ReduceOrder order) {
@@ -90,9 +112,10 @@ inline void whole_reduce(const char* api, RedKind k, const AscendC::LocalTensor<
     Mask m = mask_from(mask, epr, isSetMask);
     Opnd ops[1] = {{(uint8_t*)src.addr_, sizeof(T), uint32_t(srcBlk), uint32_t(srcRep)}};
     uint32_t reps = prepare_repeats(api, m, uint32_t(repeat), epr, ops, 0);
-    uint32_t per = (k == RED_SUM || order == AscendC::ReduceOrder::ORDER_ONLY_VALUE || order == AscendC::ReduceOrder::ORDER_ONLY_INDEX) ? 1 : 2;
-    if (reps) check_ub(api, dst.addr_, (size_t(reps - 1) * dstRep * per + per) * sizeof(T));
-    if (reps) sync_v_write(api, dst.addr_, (size_t(reps - 1) * dstRep * per + per) * sizeof(T));
+    const uint32_t unit = repeat_result_bytes<T>(k == RED_SUM, order);
+    uint8_t* base = (uint8_t*)dst.addr_;
+    if (reps) check_ub(api, base, size_t(reps - 1) * dstRep * unit + unit);
+    if (reps) sync_v_write(api, base, size_t(reps - 1) * dstRep * unit + unit);
     // GetReduceMaxMinCount reads the extreme of the whole call (every repeat; in counter mode the "consecutive"
     // case of the docs) with its position counted from the first element (repeat * elements per repeat + lane).
     bool have = false;
@@ -101,9 +124,11 @@ inline void whole_reduce(const char* api, RedKind k, const AscendC::LocalTensor<
     for (uint32_t r = 0; r < reps; ++r) {
         T val{}; uint32_t idx = 0;
         bool any = reduce_repeat(m, r, epr, ops, k, val, idx);
-        T* out = dst.addr_ + size_t(r) * dstRep * per;
-        if (k == RED_SUM) { *out = val; continue; }
-        store_value_index(out, val, idx, order);
+        uint8_t* out = base + size_t(r) * dstRep * unit;
+        if (k == RED_SUM) { std::memcpy(out, &val, sizeof(T)); continue; }
+        T slots[2];
+        store_value_index(slots, val, idx, order);
+        std::memcpy(out, slots, unit);
         if (any && (!have || (k == RED_MAX ? up(val) > up(best) : up(val) < up(best)))) {
             best = val; best_idx = r * epr + idx; have = true;
         }

@@ -5,9 +5,10 @@
 //
 // What the model does, per the pages:
 //   * sums run a binary tree in the element type (adjacent lanes first, then adjacent partial sums); lanes outside
-//     the mask count as 0. half partial sums overflow to inf in the default (non-saturating) mode; with CTRL[48]
-//     cleared (SetCtrlSpr / SetSaturationFlag: saturation on) a half partial sum is clamped to +-65504 and a NaN
-//     becomes 0. float only has the non-saturating mode.
+//     the mask count as 0. The overflow rule is vec_reduce.h's reduce_add, shared with the older sum reductions:
+//     half partial sums overflow to inf in the default (non-saturating) mode; with CTRL[48] cleared (SetCtrlSpr /
+//     SetSaturationFlag: saturation on) a half partial sum is clamped to +-65504 and a NaN becomes 0. float only
+//     has the non-saturating mode.
 //   * MAX/MIN keep the first extreme (the smallest index on ties); the index is the lane within the repeat.
 //   * nothing is written for a DataBlock (ReduceDataBlock) or a pair (ReducePairElem) whose lanes are all masked off;
 //     mask 0 or repeatTime 0 is a no-op.
@@ -31,27 +32,6 @@ enum class ReduceType : uint8_t { SUM = 0, MAX, MIN };
 }  // namespace AscendC
 
 namespace ascsim {
-// Saturation of half arithmetic (CTRL[48] == 0, see AscendC::SetCtrlSpr in sys.h).
-inline bool half_saturating() { return ((core().ctrl >> 48) & 1ull) == 0; }
-template <class T> inline T rsum_add(T a, T b, bool sat) {
-    T r = T(float(a) + float(b));
-    if constexpr (std::is_same_v<T, half>) {
-        if (sat) {
-            float f = float(r);
-            if (std::isnan(f)) r = T(0.0f);
-            else if (std::isinf(f)) r = T(f > 0 ? 65504.0f : -65504.0f);
-        }
-    }
-    return r;
-}
-// The binary tree over `n` lanes (a power of two), in place.
-template <class T> inline T rsum_tree(T* v, uint32_t n, bool sat) {
-    while (n > 1) {
-        n /= 2;
-        for (uint32_t i = 0; i < n; ++i) v[i] = rsum_add(v[2 * i], v[2 * i + 1], sat);
-    }
-    return v[0];
-}
 inline bool lane_on(const Mask& m, uint32_t r, uint32_t i, uint32_t epr) {
     if (m.counter) return uint64_t(r) * epr + i < m.total;
     return bit(m, i);
@@ -70,7 +50,7 @@ inline bool reduce_lanes(AscendC::ReduceType k, const Mask& m, const Opnd& o, ui
         if (!any || (k == AscendC::ReduceType::MAX ? float(v) > float(val) : float(v) < float(val))) { val = v; idx = i; }
         any = true;
     }
-    if (k == AscendC::ReduceType::SUM && any) val = rsum_tree(buf, hi - lo, sat);
+    if (k == AscendC::ReduceType::SUM && any) val = lane_tree(buf, hi - lo, sat);
     return any;
 }
 inline void check_stride_range(const char* api, const char* name, int32_t v) {
@@ -146,11 +126,7 @@ inline void reduce_repeat_api(const AscendC::LocalTensor<T>& dst, const AscendC:
     uint32_t reps = prepare_repeats(api, m, uint32_t(repeat), epr, ops, 0);
     if (!reps) return;
     // bytes one repeat writes, which is also the dstRepStride unit and the dst alignment
-    uint32_t unit = sizeof(T);
-    if (K != AscendC::ReduceType::SUM) {
-        if (order == ReduceOrder::ORDER_VALUE_INDEX || order == ReduceOrder::ORDER_INDEX_VALUE) unit = 2 * sizeof(T);
-        else if (order == ReduceOrder::ORDER_ONLY_INDEX) unit = 4;
-    }
+    const uint32_t unit = repeat_result_bytes<T>(K == AscendC::ReduceType::SUM, order);
     check_ub_aligned(api, dst.addr_, unit);
     bool sat = half_saturating();
     bool have = false;
