@@ -143,29 +143,17 @@ inline void compare_scalar_repeats(const AscendC::LocalTensor<U>& dst, const Asc
 }
 }  // namespace ascsim
 namespace AscendC {
-template <typename T, typename U, bool isSetMask = true>
+// Bitwise (uint64_t[2]) or continuous (uint64_t) mask alike; Compares is the documented second name.
+template <typename T, typename U, bool isSetMask = true, typename MaskT>
 __aicore__ inline void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src1Scalar, CMPMODE cmpMode,
-                                     const uint64_t mask[], uint8_t repeatTime, const UnaryRepeatParams& repeatParams) {
+                                     const MaskT& mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams) {
     (void)mask;
     ::ascsim::compare_scalar_repeats(dst, src0, src1Scalar, cmpMode, repeatTime, repeatParams);
 }
-template <typename T, typename U, bool isSetMask = true>
-__aicore__ inline void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src1Scalar, CMPMODE cmpMode,
-                                     const uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams) {
-    (void)mask;
-    ::ascsim::compare_scalar_repeats(dst, src0, src1Scalar, cmpMode, repeatTime, repeatParams);
-}
-template <typename T, typename U, bool isSetMask = true>
+template <typename T, typename U, bool isSetMask = true, typename MaskT>
 __aicore__ inline void Compares(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src1Scalar, CMPMODE cmpMode,
-                                const uint64_t mask[], uint8_t repeatTime, const UnaryRepeatParams& repeatParams) {
-    (void)mask;
-    ::ascsim::compare_scalar_repeats(dst, src0, src1Scalar, cmpMode, repeatTime, repeatParams);
-}
-template <typename T, typename U, bool isSetMask = true>
-__aicore__ inline void Compares(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src1Scalar, CMPMODE cmpMode,
-                                const uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams) {
-    (void)mask;
-    ::ascsim::compare_scalar_repeats(dst, src0, src1Scalar, cmpMode, repeatTime, repeatParams);
+                                const MaskT& mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams) {
+    CompareScalar<T, U, isSetMask>(dst, src0, src1Scalar, cmpMode, mask, repeatTime, repeatParams);
 }
 
 // Select: bit i of selMask = 1 picks src0[i], 0 picks src1[i] (or the scalar).
