@@ -47,7 +47,7 @@ def cpp_test_binary(src: Path, cxx: str | None = None) -> Path:
     cxx = cxx or CXX
     if shutil.which(cxx) is None:
         pytest.skip(f"{cxx} not installed")
-    shared = (Path(__file__).resolve().parent / "cpp" / "check.h").read_text()
+    shared = "".join((Path(__file__).resolve().parent / "cpp" / h).read_text() for h in ("check.h", "ub_fixture.h"))
     key = hashlib.sha256((sim_sources_hash() + cxx + binding_std_flag() + shared + src.read_text() + " ".join(cpu_flags())).encode()).hexdigest()[:16]
     exe = cache_root() / "tests" / f"{src.stem}-{key}"
     if not exe.exists():

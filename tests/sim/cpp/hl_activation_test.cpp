@@ -18,14 +18,7 @@ using namespace AscendC;
 
 #include "check.h"
 
-struct Fixture {
-    alignas(4096) static inline uint8_t ub[ascsim::kUbBytes];
-    ascsim::CoreCtx ctx;
-    Fixture() { ctx.ub = ub; std::memset(ub, 0, sizeof ub); ascsim::bind_test_core(&ctx); }
-    template <class T> LocalTensor<T> at(uint32_t byte_off, uint32_t n) {
-        return LocalTensor<T>(reinterpret_cast<T*>(ub + byte_off), n, TPosition::VECCALC);
-    }
-};
+#include "ub_fixture.h"
 
 // --- references (double precision), from the documented formulas ---
 static double gelu_tanh(double x) {

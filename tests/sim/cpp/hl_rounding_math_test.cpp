@@ -22,14 +22,7 @@ using namespace AscendC;
 
 #include "check.h"
 
-struct Fixture {
-    alignas(4096) static inline uint8_t ub[ascsim::kUbBytes];
-    ascsim::CoreCtx ctx;
-    Fixture() { ctx.ub = ub; std::memset(ub, 0, sizeof ub); ascsim::bind_test_core(&ctx); }
-    template <class T> LocalTensor<T> at(uint32_t byte_off, uint32_t n) {
-        return LocalTensor<T>(reinterpret_cast<T*>(ub + byte_off), n, TPosition::VECCALC);
-    }
-};
+#include "ub_fixture.h"
 
 // UB layout of the tests: sources at 0 and 64 KB, destination at 32 KB, the temporary buffer at 128 KB.
 constexpr uint32_t kSrc = 0, kDst = 32 * 1024, kSrc1 = 64 * 1024, kTmp = 128 * 1024;

@@ -16,14 +16,7 @@ using namespace AscendC;
 
 #include "check.h"
 
-struct Fixture {
-    alignas(4096) static inline uint8_t ub[ascsim::kUbBytes];
-    ascsim::CoreCtx ctx;
-    Fixture() { ctx.ub = ub; std::memset(ub, 0, sizeof ub); ascsim::bind_test_core(&ctx); }
-    template <class T> LocalTensor<T> at(uint32_t byte_off, uint32_t n) {
-        return LocalTensor<T>(reinterpret_cast<T*>(ub + byte_off), n, TPosition::VECCALC);
-    }
-};
+#include "ub_fixture.h"
 
 // The worked example of the MulAddRelu page (half data, printed in numpy's shortest form).
 static const float kDocSrc0[256] = {
