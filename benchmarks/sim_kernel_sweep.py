@@ -7,7 +7,9 @@ A measurement of how the simulator generalises to code it was not tuned on, not 
 depends on a fetched repository. Entries of the Ascend 950 generation (arch35 / regbase folders, *_apt.cpp) are out of
 scope. Class-style tiling (BEGIN_TILING_DATA_DEF in op_host) is made by the build from the host dump, which a
 syntax check does not have: the sweep declares each such class as a plain struct of its fields (as the kernel sees
-it); what still fails on a tiling struct is counted apart ("needs the build's tiling header"). DTYPE_<NAME> macros,
+it) — the op's own, those of shared host folders and the simulator's library classes (TCubeTiling, ...) that the
+kernel names, with the classes their fields name; what still fails on a tiling struct is counted apart ("needs the
+build's tiling header"). DTYPE_<NAME> macros,
 which the build defines per dtype combination, are float here. Other ops' kernel folders are reachable as
 `../<op>/...`, as in the toolkit's build tree.
 
@@ -70,41 +72,89 @@ REGISTER_RX = re.compile(r"REGISTER_TILING_DATA_CLASS\s*\(\s*(\w+)\s*,\s*(\w+)\s
 CONST_RX = re.compile(r"^\s*(?:static\s+)?(?:constexpr|const)\s+[\w:]+\s+(\w+)\s*=\s*([^;]+);|^\s*#define\s+(\w+)\s+(\S+)\s*$", re.M)
 
 
-def tiling_structs(op: Path) -> str:
-    """The op's class-style TilingData classes (op_host headers and sources) as the plain structs a kernel reads,
-    the constants their array sizes name, and GET_TILING_DATA's default: the class registered for this op."""
-    out, seen, consts, registered, sizes = [], set(), {}, [], set()
-    texts = [p.read_text(errors="replace") for p in (sorted((op / "op_host").rglob("*")) if (op / "op_host").is_dir() else [])
-             if p.suffix in (".h", ".cpp", ".hpp")]
+def _render(text: str, consts: dict) -> dict[str, tuple[str, set[str], list[str]]]:
+    """Each class-style TilingData class of one file as (plain struct, the classes its struct fields name, the
+    constant definitions its array sizes need)."""
+    out = {}
+    for name, body in TILING_BEGIN_RX.findall(text):
+        fields, deps, head = [], set(), []
+        for kind, args in FIELD_RX.findall(body):
+            a = [x.strip() for x in args.split(",")]
+            if kind == "_ARR" and len(a) == 3:
+                fields.append(f"{a[0]} {a[2]}[{a[1]}];")
+                if a[1] in consts:
+                    head.append(f"constexpr int64_t {a[1]} = {consts[a[1]]};")
+            elif len(a) == 2:
+                fields.append(f"{a[0]} {a[1]};")
+                if kind == "_STRUCT":
+                    deps.add(a[0])
+        out.setdefault(name, (f"struct {name} {{ {' '.join(fields)} }};", deps, head))
+    return out
+
+
+def _consts(text: str) -> dict:
+    return {m.group(1) or m.group(3): (m.group(2) or m.group(4)).strip() for m in CONST_RX.finditer(text)}
+
+
+def _host_texts(folder: Path) -> list[str]:
+    return [p.read_text(errors="replace") for p in sorted(folder.rglob("*")) if p.suffix in (".h", ".cpp", ".hpp")]
+
+
+def tiling_index(root: Path, sim_include: Path) -> dict[str, tuple[str, set[str], list[str]]]:
+    """Every class-style TilingData class of the repository's host code (any op_host folder: shared ones such as
+    foreach_utils too) and the simulator's library tiling classes (TCubeTiling, SoftMaxTiling, ...): the build
+    generates all that an op's host code reaches into the kernel's tiling header."""
+    index: dict = {}
+    folders = [d for d in root.rglob("op_host") if d.is_dir()] + [sim_include / "ascsim" / "host"]
+    for d in folders:
+        for text in _host_texts(d):
+            for name, v in _render(text, _consts(text)).items():
+                index.setdefault(name, v)
+    return index
+
+
+NAME_RX = re.compile(r"\b\w+\b")
+DEFINED_RX = re.compile(r"\b(?:struct|class)\s+(\w+)\s*[{:]")
+
+
+def tiling_structs(op: Path, index: dict, extra: tuple[str, ...] = ()) -> str:
+    """The TilingData classes a kernel of this op can see, as the plain structs a kernel reads: the op's own, any
+    other the kernel sources name (a shared host folder's, a library one), and what their struct fields need, in
+    dependency order; then GET_TILING_DATA's default: the class registered for this op."""
+    texts = _host_texts(op / "op_host") if (op / "op_host").is_dir() else []
+    own: dict = {}
+    registered = []
     for text in texts:
-        for m in CONST_RX.finditer(text):
-            consts.setdefault(m.group(1) or m.group(3), (m.group(2) or m.group(4)).strip())
+        own.update({k: v for k, v in _render(text, _consts(text)).items() if k not in own})
         registered += REGISTER_RX.findall(text)
-    for text in texts:
-        for name, body in TILING_BEGIN_RX.findall(text):
-            if name in seen:
-                continue
-            seen.add(name)
-            fields = []
-            for kind, args in FIELD_RX.findall(body):
-                a = [x.strip() for x in args.split(",")]
-                if kind == "_ARR" and len(a) == 3:
-                    fields.append(f"{a[0]} {a[2]}[{a[1]}];")
-                    sizes.add(a[1])
-                elif len(a) == 2:
-                    fields.append(f"{a[0]} {a[1]};")
-            out.append(f"struct {name} {{ {' '.join(fields)} }};")
-    head = [f"constexpr int64_t {n} = {consts[n]};" for n in sorted(sizes) if n in consts]
+    kernel_names = set()
+    if (op / "op_kernel").is_dir():
+        for t in _host_texts(op / "op_kernel"):
+            kernel_names |= set(NAME_RX.findall(t)) - set(DEFINED_RX.findall(t))   # a kernel's own struct wins
+    table = {**index, **own}
+    todo = list(own) + sorted(n for n in (kernel_names | set(extra)) & set(index) if n not in own)
+    order, seen = [], set()
+
+    def visit(n: str) -> None:
+        if n in seen or n not in table:
+            return
+        seen.add(n)
+        for d in sorted(table[n][1]):
+            visit(d)
+        order.append(n)
+    for n in todo:
+        visit(n)
+    heads = sorted({h for n in order for h in table[n][2]})
     camel = "".join(w.title() for w in op.name.split("_"))
     default = [c for o, c in registered if o == camel] + [c for _, c in registered]
     tail = [f"using ascsim_default_tiling_t = {default[0]};"] if default and default[0] in seen else []
-    return "\n".join(head + out + tail)
+    return "\n".join(heads + [table[n][0] for n in order] + tail)
 
 
 PARAM_RX = re.compile(r"\b(?:Input|Output)\s*\(\s*\"(\w+)\"")
 
 
-def tu_text(entry: Path) -> str:
+def tu_text(entry: Path, index: dict, extra: tuple[str, ...] = ()) -> str:
     """The TU the build would compile for one dtype combination: DTYPE_<PARAM> (float) and ORIG_DTYPE_<PARAM> (DT_FLOAT)
     for every input and output the op's OpDef declares, then the op's tiling structs, then the entry."""
     kdir = entry.parent
@@ -116,7 +166,7 @@ def tu_text(entry: Path) -> str:
     defs = "".join(f"#define DTYPE_{n} float\n#define ORIG_DTYPE_{n} DT_FLOAT\n" for n in sorted(params))
     defs += "".join(f"#define DT_{n} {v}\n" for n, v in DATA_TYPES.items())
     return (f'#define ASCENDC_TPL_KERNEL 1\n#include "kernel_operator.h"\n#include <array>\n#include <tuple>\n{defs}'
-            f'{tiling_structs(kdir.parent)}\n#include "{entry}"\n')
+            f'{tiling_structs(kdir.parent, index, extra)}\n#include "{entry}"\n')
 
 
 def op_links(root: Path, tmp: Path) -> Path:
@@ -135,19 +185,28 @@ def op_links(root: Path, tmp: Path) -> Path:
     return ops / "_"
 
 
-def check(entry: Path, root: Path, cxx: str, links: Path, sim_include: Path) -> tuple[Path, str, str, str]:
+MISSING_TYPE_RX = re.compile(r"error: '(\w+)' (?:does not name a type|was not declared in this scope|has not been declared)")
+
+
+def check(entry: Path, root: Path, cxx: str, links: Path, sim_include: Path, index: dict) -> tuple[Path, str, str, str]:
     op = entry.parent.parent
     inc = [sim_include, entry.parent, op, op / "op_host", root, links, links / "_",
            *(d for d in (root / "common", root / "common" / "inc") if d.is_dir())]
-    with tempfile.NamedTemporaryFile("w", suffix=".cpp", delete=False) as f:
-        f.write(tu_text(entry))
-    try:
-        r = subprocess.run([cxx, "-std=c++17", "-fsyntax-only", "-w", "-fmax-errors=1", *(f"-I{d}" for d in inc), f.name],
-                           capture_output=True, text=True, timeout=300, env={**os.environ, "LC_ALL": "C"})
-    except subprocess.TimeoutExpired:
-        return entry, "timeout", "", ""
-    finally:
-        Path(f.name).unlink()
+    extra: tuple[str, ...] = ()
+    for _ in range(4):   # a class named only in a shared kernel header: add it from the index and compile again
+        with tempfile.NamedTemporaryFile("w", suffix=".cpp", delete=False) as f:
+            f.write(tu_text(entry, index, extra))
+        try:
+            r = subprocess.run([cxx, "-std=c++17", "-fsyntax-only", "-w", "-fmax-errors=1", *(f"-I{d}" for d in inc), f.name],
+                               capture_output=True, text=True, timeout=300, env={**os.environ, "LC_ALL": "C"})
+        except subprocess.TimeoutExpired:
+            return entry, "timeout", "", ""
+        finally:
+            Path(f.name).unlink()
+        m = MISSING_TYPE_RX.search(r.stderr)
+        if r.returncode == 0 or not m or m.group(1) not in index or m.group(1) in extra:
+            break
+        extra += (m.group(1),)
     if r.returncode == 0:
         return entry, "ok", "", ""
     first = next((ln for ln in r.stderr.splitlines() if "error" in ln), r.stderr.strip()[-300:])
@@ -175,7 +234,8 @@ def main() -> None:
     results = []
     with tempfile.TemporaryDirectory() as tmp, concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         links = op_links(args.repo, Path(tmp))
-        futs = [pool.submit(check, e, args.repo, args.cxx, links, args.sim_include.resolve()) for e in todo]
+        index = tiling_index(args.repo, args.sim_include.resolve())
+        futs = [pool.submit(check, e, args.repo, args.cxx, links, args.sim_include.resolve(), index) for e in todo]
         for i, fut in enumerate(concurrent.futures.as_completed(futs), 1):
             results.append(fut.result())
             print(f"\r{i}/{len(todo)}", end="", file=sys.stderr, flush=True)

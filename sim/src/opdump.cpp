@@ -108,6 +108,8 @@ int main() {
                 s += std::string(i ? "," : "") + "{\"name\":" + q(ps[i].name_) + ",\"param_type\":" + std::to_string(int(ps[i].type_)) +
                      ",\"scalar\":" + (ps[i].scalar_ ? "true" : "false") + ",\"dtypes\":[";
                 for (size_t j = 0; j < ps[i].dtypes_.size(); ++j) s += std::string(j ? "," : "") + std::to_string(int(ps[i].dtypes_[j]));
+                s += "],\"formats\":[";
+                for (size_t j = 0; j < ps[i].formats_.size(); ++j) s += std::string(j ? "," : "") + std::to_string(int(ps[i].formats_[j]));
                 s += "]}";
             }
             return s + "]";

@@ -126,3 +126,23 @@ def test_the_kernel_tu_names_every_data_type_an_orig_dtype_macro_can_hold():
     ge = dict(re.findall(r"\b(DT_\w+) = (\d+)", header.split("enum DataType")[1].split("};")[0]))
     for name in ("DT_FLOAT", "DT_FLOAT16", "DT_BF16", "DT_INT4", "DT_DOUBLE", "DT_COMPLEX64", "DT_BOOL", "DT_UINT64"):
         assert defined[name] == ge[name], name
+
+
+def test_the_kernel_tu_defines_format_macros_per_column():
+    """FORMAT_<ARG> (the docs' third per-argument macro) is the column's ge::Format number, ND where the OpDef names
+    none, and the TU names the formats a kernel compares it with (`#if FORMAT_X1 == FORMAT_FRACTAL_NZ`)."""
+    import re
+
+    from kernelgen.bench.backends.sim import dtype_combos, kernel_tu
+    header = (REPO / "sim" / "include" / "ascsim" / "host" / "ge_types.h").read_text()
+    ge = dict(re.findall(r"\b(FORMAT_\w+) = (\d+)", header.split("enum Format")[1].split("};")[0]))
+    opdef = {"inputs": [{"name": "x1", "dtypes": [1, 1], "formats": [2, 29]}, {"name": "bias", "dtypes": [0, 0]}],
+             "outputs": [{"name": "y", "dtypes": [1, 1], "formats": [2, 2]}]}
+    combos = dtype_combos(opdef)
+    assert [(m["FORMAT_X1"], m["FORMAT_BIAS"], m["FORMAT_Y"], cols) for m, cols in combos] == [
+        (ge["FORMAT_ND"], ge["FORMAT_ND"], ge["FORMAT_ND"], [0]), (ge["FORMAT_FRACTAL_NZ"], ge["FORMAT_ND"], ge["FORMAT_ND"], [1])]
+    tu = kernel_tu("Op", "op", "op.cpp", combos[1][0], combos[1][1], [], 0)
+    defined = dict(re.findall(r"#define (FORMAT_\w+) (\d+)", tu))
+    for name in ("FORMAT_ND", "FORMAT_FRACTAL_NZ", "FORMAT_NCHW", "FORMAT_NC1HWC0"):
+        assert defined[name] == ge[name], name
+    assert defined["FORMAT_X1"] == defined["FORMAT_FRACTAL_NZ"] != defined["FORMAT_ND"]

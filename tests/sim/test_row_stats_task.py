@@ -27,3 +27,18 @@ def test_the_wrong_reduction_is_caught(runner):
     assert res.ok, res.log[-3000:]
     r = runner.run(task, rt, [1])[1]
     assert r.verdict == Verdict.VALUE_MISMATCH, r.message[-600:]
+
+
+def test_format_macros_reach_the_kernel(runner):
+    """The build defines FORMAT_<ARG> from the OpDef's Format list (ND here): a kernel's `#if` on it takes the branch
+    the device would, and FORMAT_FRACTAL_NZ is a different number."""
+    task = load(TASK)
+    files = answer_files(task)
+    guard = ("#if FORMAT_X != FORMAT_ND || FORMAT_Y != FORMAT_ND || FORMAT_X == FORMAT_FRACTAL_NZ\n"
+             "#error the OpDef declares x and y in ND\n#endif\n")
+    files[KERNEL] = guard + files[KERNEL]
+    res, rt = runner.build(task, files, tag="format-macros")
+    assert res.ok, res.log[-3000:]
+    files[KERNEL] = files[KERNEL].replace("FORMAT_X != FORMAT_ND ||", "FORMAT_X == FORMAT_ND ||", 1)
+    res, _ = runner.build(task, files, tag="format-macros-wrong")
+    assert not res.ok and "the OpDef declares x and y in ND" in res.log, res.log[-3000:]

@@ -298,6 +298,13 @@ def declares_inplace(opdef_json: Path, op_name: str) -> bool:
     return updates_inputs(ins, outs)
 
 
+# ge::Format numbers (ascsim/host/ge_types.h): FORMAT_<ARG> holds one, and kernels compare it with these by name
+GE_FORMATS = {"NCHW": 0, "NHWC": 1, "ND": 2, "NC1HWC0": 3, "FRACTAL_Z": 4, "HWCN": 16, "NDHWC": 27, "FRACTAL_ZZ": 28,
+              "FRACTAL_NZ": 29, "NCDHW": 30, "DHWCN": 31, "NDC1HWC0": 32, "FRACTAL_Z_3D": 33, "CN": 34, "NC": 35, "NCL": 47}
+GE_FORMAT_ND = GE_FORMATS["ND"]
+FORMAT_DEFINES = "\n".join(f"#define FORMAT_{k} {v}" for k, v in GE_FORMATS.items())
+
+
 def dtype_combos(opdef: dict) -> list[tuple[dict[str, str], list[int]]]:
     """[(macro -> value, [columns])] for every distinct DTYPE_<NAME> combination of the OpDef."""
     ncol = max([len(p["dtypes"]) for p in opdef["inputs"] + opdef["outputs"]] or [1]) or 1
@@ -315,6 +322,9 @@ def dtype_combos(opdef: dict) -> list[tuple[dict[str, str], list[int]]]:
                     name += "_REF"
                 macros[f"DTYPE_{name}"] = GE_CTYPES.get(dt, "uint8_t")
                 macros[f"ORIG_DTYPE_{name}"] = str(dt)
+                # the docs' third per-argument macro: the column's format number (ND where the OpDef names none)
+                fmts = p.get("formats") or [GE_FORMAT_ND]
+                macros[f"FORMAT_{name}"] = str(fmts[min(j, len(fmts) - 1)])
         key = json.dumps(macros, sort_keys=True)
         combos.setdefault(key, (macros, []))[1].append(j)
     return list(combos.values())
@@ -367,6 +377,7 @@ def kernel_tu(op: str, kernel_name: str, kernel_file: str, macros: dict[str, str
 #define DT_UINT1 30
 #define DT_INT2 31
 #define DT_COMPLEX32 33
+{FORMAT_DEFINES}
 namespace {ns} {{
 {sim_cube.core_prologue(core)}#include "{kernel_file}"
 }}
