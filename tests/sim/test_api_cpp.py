@@ -58,7 +58,7 @@ def test_pools_sync_printf_and_ctrl():
                      "[AIV Block 0/1] str ok pct % missing |",
                      "[AIV Block 3/8] unqualified 7|"], r.stdout
     assert "hands out 1056 B" in r.stderr            # the pool overrun warns
-    assert "saturation mode (CTRL[48] = 0) is simulated for the sum reductions only" in r.stderr
+    assert "saturation mode (CTRL[48] = 0) is simulated for the reductions only" in r.stderr
 
 
 def test_rounding_hyperbolic_clamp_xor_and_gamma_apis():

@@ -581,6 +581,124 @@ int main() {
         CHECK(has(throws([&] { WholeReduceMax(dEnd8, hs4, 128, 4, 1, 1, 8, ReduceOrder::ORDER_ONLY_INDEX); }), "out of bounds"));
         CHECK(throws([&] { WholeReduceMax(dEnd8, hs4, 128, 4, 1, 1, 8, ReduceOrder::ORDER_ONLY_VALUE); }).empty());
     }
+    // ===== reductions: MAX / MIN with inf / NaN in both CTRL[48] modes =====
+    // Expected values transcribed from the boundary-value appendix: ReduceDataBlock<MAX/MIN> (tables 33 / 34, one
+    // DataBlock), ReduceRepeat<MAX/MIN> (tables 36 / 37, one repeat; the same values) and ReduceMax / ReduceMin
+    // (tables 39 / 40: half 256 elements = 2 repeats with the listed specials first and ones after, float 64).
+    // BlockReduceMax/Min and WholeReduceMax/Min are the older names of the first two and must agree. The 14 rows of
+    // each table: all MIN, all MAX, all 0, all -0, all NaN, all inf, all -inf, inf/-inf/NaN, inf/-inf, inf/NaN,
+    // -inf/NaN, ones + one inf, ones + one -inf, ones + one NaN. In the inf/NaN mode a NaN anywhere gives NaN; with
+    // saturation on a half result is written NaN -> 0, +-inf -> +-65504, and ReduceMax/Min's second pass compares the
+    // per-repeat results so written (hence 1.0 for "inf, NaN + 254 ones"); float ignores the mode. The docs give no
+    // index for a NaN result: the simulator reports the first NaN's (checked here in the inf/NaN mode only).
+    {
+        const float inf = INFINITY, nan = NAN, H = 65504.f, F = 3.4028235e38f;
+        auto same_as = [](auto got, float want) {   // bit-exact for numbers (the sign of zero too), any NaN for NaN
+            using T = decltype(got);
+            if (std::isnan(want)) return std::isnan(float(got));
+            T w = T(want);
+            return std::memcmp(&got, &w, sizeof(T)) == 0;
+        };
+        // the row's n values; rows 7-10 alternate their specials, or (`head`) list them once then ones; rows 11-13
+        // put their one special at `pos`
+        auto row_values = [&](int row, int n, float lo, float hi, bool head, int pos) {
+            const float cyc[4][3] = {{inf, -inf, nan}, {inf, -inf, 0.f}, {inf, nan, 0.f}, {-inf, nan, 0.f}};
+            const int clen[4] = {3, 2, 2, 2};
+            const float all[7] = {lo, hi, 0.f, -0.f, nan, inf, -inf};
+            std::vector<float> v(size_t(n), 1.f);
+            for (int i = 0; i < n; ++i) {
+                if (row < 7) v[i] = all[row];
+                else if (row < 11) v[i] = head ? (i < clen[row - 7] ? cyc[row - 7][i] : 1.f) : cyc[row - 7][i % clen[row - 7]];
+                else if (i == pos) v[i] = row == 11 ? inf : row == 12 ? -inf : nan;
+            }
+            return v;
+        };
+        auto first_index = [](const std::vector<float>& v, float want) {   // first NaN, or the first element == want
+            for (size_t i = 0; i < v.size(); ++i)
+                if (std::isnan(want) ? std::isnan(v[i]) : v[i] == want) return uint32_t(i);
+            return ~0u;
+        };
+        const float dbmax_h[2][14] = {{-H, H, 0.f, -0.f, nan, inf, -inf, nan, inf, nan, nan, inf, 1.f, nan},
+                                      {-H, H, 0.f, -0.f, 0.f, H, -H, 0.f, H, 0.f, 0.f, H, 1.f, 0.f}};
+        const float dbmin_h[2][14] = {{-H, H, 0.f, -0.f, nan, inf, -inf, nan, -inf, nan, nan, 1.f, -inf, nan},
+                                      {-H, H, 0.f, -0.f, 0.f, H, -H, 0.f, -H, 0.f, 0.f, 1.f, -H, 0.f}};
+        const float max_f[14] = {-F, F, 0.f, -0.f, nan, inf, -inf, nan, inf, nan, nan, inf, 1.f, nan};
+        const float min_f[14] = {-F, F, 0.f, -0.f, nan, inf, -inf, nan, -inf, nan, nan, 1.f, -inf, nan};
+        const float rmax_h_sat[14] = {-H, H, 0.f, -0.f, 0.f, H, -H, 1.f, H, 1.f, 1.f, H, 1.f, 1.f};   // table 39
+        // (table 40's saturation column is table 34's; both tables' inf/NaN columns are tables 33 / 34's)
+        auto run = [&](auto tag) {
+            using T = decltype(tag);
+            constexpr bool is_half = std::is_same_v<T, half>;
+            constexpr int epr = 256 / int(sizeof(T)), epb = 32 / int(sizeof(T));
+            const char* tn = is_half ? "half" : "float";
+            auto s = fx.at<T>(65536, 512), d1 = fx.at<T>(81920, 64), d2 = fx.at<T>(86016, 64), w = fx.at<T>(90112, 512);
+            auto idx_of = [](T slot) { uint32_t b = 0; std::memcpy(&b, &slot, sizeof(T)); return b; };
+            const float lo = is_half ? -H : -F, hi = is_half ? H : F;
+            for (int sat = 0; sat < 2; ++sat) {
+                SetCtrlSpr<48, 48>(sat ? 0 : 1);
+                for (int mx = 1; mx >= 0; --mx) {
+                    const char* op = mx ? "MAX" : "MIN";
+                    for (int row = 0; row < 14; ++row) {
+                        for (int pos : {-1, 0}) {   // rows 11-13: the special last, then first
+                            if (row < 11 && pos == 0) continue;
+                            const float want0 = is_half ? (mx ? dbmax_h : dbmin_h)[0][row] : (mx ? max_f : min_f)[row];
+                            const float want = is_half ? (mx ? dbmax_h : dbmin_h)[sat][row] : want0;
+                            // ReduceDataBlock / BlockReduce: every DataBlock of one repeat holds the row
+                            auto v = row_values(row, epb, lo, hi, false, pos < 0 ? epb - 1 : pos);
+                            for (int i = 0; i < epr; ++i) s.addr_[i] = T(v[size_t(i % epb)]);
+                            std::memset(d1.addr_, 0x5A, 256);
+                            std::memset(d2.addr_, 0x5A, 256);
+                            if (mx) { ReduceDataBlock<ReduceType::MAX, T>(d1, s, epr, 1, 1, 1, 8); BlockReduceMax(d2, s, 1, epr, 1, 1, 8); }
+                            else { ReduceDataBlock<ReduceType::MIN, T>(d1, s, epr, 1, 1, 1, 8); BlockReduceMin(d2, s, 1, epr, 1, 1, 8); }
+                            bool ok = true;
+                            for (int b = 0; b < 8; ++b) ok &= same_as(d1.addr_[b], want) && same_as(d2.addr_[b], want);
+                            CHECK_MSG(ok, "ReduceDataBlock / BlockReduce %s %s row %d pos %d sat %d: got %g", op, tn, row, pos, sat, double(float(d1.addr_[0])));
+                            // ReduceRepeat / WholeReduce: one repeat, value and index
+                            v = row_values(row, epr, lo, hi, false, pos < 0 ? epr - 1 : pos);
+                            for (int i = 0; i < epr; ++i) s.addr_[i] = T(v[size_t(i)]);
+                            if (mx) { ReduceRepeat<ReduceType::MAX, T>(d1, s, epr, 1, 1, 1, 8); WholeReduceMax(d2, s, epr, 1, 1, 1, 8); }
+                            else { ReduceRepeat<ReduceType::MIN, T>(d1, s, epr, 1, 1, 1, 8); WholeReduceMin(d2, s, epr, 1, 1, 1, 8); }
+                            const uint32_t widx = first_index(v, want0);   // the pick does not depend on the mode
+                            ok = same_as(d1.addr_[0], want) && same_as(d2.addr_[0], want) && idx_of(d1.addr_[1]) == widx &&
+                                 idx_of(d2.addr_[1]) == widx;
+                            CHECK_MSG(ok, "ReduceRepeat / WholeReduce %s %s row %d pos %d sat %d: got %g idx %u", op, tn, row, pos, sat,
+                                      double(float(d1.addr_[0])), idx_of(d1.addr_[1]));
+                            // ReduceMax / ReduceMin: the count form and the level-0 form, with the index
+                            const int n2 = is_half ? 256 : 64;
+                            v = row_values(row, n2, lo, hi, is_half, pos < 0 ? n2 - 1 : pos);
+                            for (int i = 0; i < n2; ++i) s.addr_[i] = T(v[size_t(i)]);
+                            const float want2 = is_half && sat ? (mx ? rmax_h_sat[row] : dbmin_h[1][row]) : want0;
+                            for (int form = 0; form < 2; ++form) {
+                                if (form == 0) { if (mx) ReduceMax(d1, s, w, n2, true); else ReduceMin(d1, s, w, n2, true); }
+                                else if (mx) ReduceMax(d1, s, w, epr, n2 / epr, 8, true);
+                                else ReduceMin(d1, s, w, epr, n2 / epr, 8, true);
+                                T gv, gi;
+                                GetReduceMaxMinCount(gv, gi);
+                                ok = same_as(d1.addr_[0], want2) && same_as(gv, want2);
+                                if (!(is_half && sat)) ok &= idx_of(d1.addr_[1]) == first_index(v, want0);
+                                CHECK_MSG(ok, "Reduce%s %s form %d row %d pos %d sat %d: got %g idx %u", mx ? "Max" : "Min", tn, form, row,
+                                          pos, sat, double(float(d1.addr_[0])), idx_of(d1.addr_[1]));
+                            }
+                        }
+                    }
+                }
+            }
+            SetCtrlSpr<48, 48>(1);
+            // the whole call's extreme (GetReduceMaxMinCount) over two repeats: a NaN in the second repeat beats the
+            // larger number of the first, and its position counts from the first element
+            for (int i = 0; i < 2 * epr; ++i) s.addr_[i] = T(i == 3 ? 100.f : i == epr + 5 ? nan : 1.f);
+            for (int api = 0; api < 2; ++api) {
+                if (api == 0) WholeReduceMax(d1, s, epr, 2, 1, 1, 8);
+                else ReduceRepeat<ReduceType::MAX, T>(d1, s, epr, 2, 1, 1, 8);
+                T gv, gi;
+                GetReduceMaxMinCount(gv, gi);
+                CHECK_MSG(float(d1.addr_[0]) == 100.f && std::isnan(float(d1.addr_[2])) && std::isnan(float(gv)) &&
+                              idx_of(gi) == uint32_t(epr + 5), "%s two-repeat register, api %d", tn, api);
+            }
+        };
+        run(half{});
+        run(float{});
+    }
     std::printf("PASS %d FAIL %d\n", g_pass, g_fail);
     return g_fail ? 1 : 0;
 }

@@ -1,6 +1,6 @@
 // The shape-driven high-level APIs against references written from their documentation: the pattern reductions
 // ReduceSum/Mean/Max/Min/Prod/Any/All<T, Pattern::Reduce::AR|RA> (worked examples of the reduction docs, a random
-// case against a double-precision reference, padded rows, strict checks), CumSum (both axes, lastRow, half rounded
+// case against a double-precision reference, padded rows, strict checks, Max/Min with inf and NaN), CumSum (both axes, lastRow, half rounded
 // once) and Broadcast (both axes, unaligned rows, 1-byte types, the axis-0 alignment rule), plus the host tiling
 // functions that size their temporary buffers and the kernel's check against them.
 #include <cmath>
@@ -107,6 +107,45 @@ int main() {
         CHECK(bd.GetValue(0) == 1 && bd.GetValue(1) == 1);
         ReduceAll<uint8_t, RA>(bd, b, tmp, bs, true);
         CHECK(bd.GetValue(0) == 0 && bd.GetValue(1) == 1 && bd.GetValue(2) == 0);
+    }
+    {   // ReduceMax / ReduceMin with inf / NaN, float and half, AR and RA: a NaN anywhere among the reduced elements
+        // gives NaN, +-inf order as numbers. The pattern pages say nothing about inf / NaN; this is the rule the
+        // boundary-value appendix gives every basic max / min they are built from (Max / Min, ReduceRepeat,
+        // ReduceDataBlock, ReduceMax / ReduceMin), which the simulator shares. Saturation mode is not applied here.
+        const float inf = INFINITY, nan = NAN;
+        const std::vector<std::vector<float>> rows = {{1, 2, 7, 4, -inf}, {inf, 0, nan, 3, 2}, {-inf, -inf, -inf, -inf, -inf}};
+        auto same_vals = [](const auto& t, const std::vector<float>& want) {   // NaN matches NaN
+            bool ok = true;
+            for (size_t i = 0; i < want.size(); ++i) {
+                float g = float(t.GetValue(uint32_t(i)));
+                if (std::isnan(want[i]) ? !std::isnan(g) : g != want[i]) {
+                    std::printf("  [%zu] = %g, want %g\n", i, double(g), double(want[i]));
+                    ok = false;
+                }
+            }
+            return ok;
+        };
+        const uint32_t shape[2] = {3, 5};
+        auto fs = fx.at<float>(0, 24), fd = fx.at<float>(4096, 8);
+        put_rows(fs, rows);
+        ReduceMax<float, AR>(fd, fs, tmp, shape, true);
+        CHECK(same_vals(fd, {7, nan, -inf}));
+        ReduceMin<float, AR>(fd, fs, tmp, shape, true);
+        CHECK(same_vals(fd, {-inf, nan, -inf}));
+        ReduceMax<float, RA>(fd, fs, tmp, shape, true);
+        CHECK(same_vals(fd, {inf, 2, nan, 4, 2}));
+        ReduceMin<float, RA>(fd, fs, tmp, shape, true);
+        CHECK(same_vals(fd, {-inf, -inf, nan, -inf, -inf}));
+        auto hs = fx.at<half>(0, 48), hd = fx.at<half>(4096, 16);
+        put_rows(hs, rows);
+        ReduceMax<half, AR>(hd, hs, tmp, shape, true);
+        CHECK(same_vals(hd, {7, nan, -inf}));
+        ReduceMin<half, AR>(hd, hs, tmp, shape, true);
+        CHECK(same_vals(hd, {-inf, nan, -inf}));
+        ReduceMax<half, RA>(hd, hs, tmp, shape, true);
+        CHECK(same_vals(hd, {inf, 2, nan, 4, 2}));
+        ReduceMin<half, RA>(hd, hs, tmp, shape, true);
+        CHECK(same_vals(hd, {-inf, -inf, nan, -inf, -inf}));
     }
     {   // a random float case against a double-precision reference (both patterns, a length that is no power of two)
         const uint32_t first = 37, last = 300, stride = 304;

@@ -3,7 +3,8 @@
 // CheckLocalMemoryIA, SetKernelMode) against references written from their documentation: the pages' worked
 // examples, random data for half and float in both mask forms (plus counter mode and a mask set outside the call)
 // with block and repeat strides, the binary-tree sums and the half overflow in both saturation modes, the older
-// APIs (WholeReduce*, BlockReduceSum, PairReduceSum) giving the same bytes as these successors, the documented
+// APIs (WholeReduce*, BlockReduce*, PairReduceSum) giving the same bytes as these successors, MAX / MIN with
+// inf / NaN data in both saturation modes (the boundary-value tables' rule), the documented
 // parameter ranges and alignments, and a DataCopy to GM accumulating under SetStoreAtomicConfig.
 #define ASCENDC_TIME_STAMP_ON
 #define ASCENDC_TRACE_ON
@@ -49,6 +50,23 @@ template <class T> static T tree(const T* v, uint32_t n) {
     return r;
 }
 enum Kind { K_SUM, K_MAX, K_MIN };
+// MAX / MIN, read from the boundary-value tables (ReduceDataBlock / ReduceRepeat <MAX/MIN>): a NaN among the active
+// lanes makes the result NaN (the index reported is the first NaN's lane: the docs give none, the simulator's
+// choice), +-inf order as numbers, ties keep the smallest lane; with saturation on (g_sat) a half result is written
+// NaN -> 0 and +-inf -> +-65504. g_nan_picks counts the NaN results the reference produced (to show that data with
+// NaNs really reached the comparison).
+static int g_nan_picks = 0;
+template <class T> static bool beats(Kind k, T cand, T cur) {
+    if (std::isnan(float(cur))) return false;
+    if (std::isnan(float(cand))) return true;
+    return k == K_MAX ? float(cand) > float(cur) : float(cand) < float(cur);
+}
+template <class T> static T written(T v) {
+    if (!std::is_same_v<T, half> || !g_sat) return v;
+    if (std::isnan(float(v))) return T(0.f);
+    if (std::isinf(float(v))) return T(float(v) > 0 ? 65504.f : -65504.f);
+    return v;
+}
 template <class T> struct Lanes { T v[128]; bool on[128]; };
 // The lanes of repeat r: mode 0 continuous (m0 lanes), 1 bitwise {m0, m1}, 2 counter (m0 elements in all).
 template <class T> static Lanes<T> lanes(const T* src, int mode, uint64_t m0, uint64_t m1, uint32_t r, int blk, int rep) {
@@ -67,14 +85,26 @@ template <class T> static bool red(const Lanes<T>& L, Kind k, uint32_t lo, uint3
     for (uint32_t i = lo; i < hi; ++i) {
         buf[i - lo] = L.on[i] ? L.v[i] : T(0.f);
         if (!L.on[i]) continue;
-        if (k != K_SUM && (!any || (k == K_MAX ? float(L.v[i]) > float(val) : float(L.v[i]) < float(val)))) { val = L.v[i]; idx = i; }
+        if (k != K_SUM && (!any || beats(k, L.v[i], val))) { val = L.v[i]; idx = i; }
         any = true;
     }
     if (k == K_SUM) val = tree(buf, hi - lo);
+    else if (any) {
+        g_nan_picks += std::isnan(float(val));
+        val = written(val);
+    }
     return any;
 }
+static bool g_specials = false;   // fill also puts inf, -inf and NaN (for the MAX / MIN sweeps)
 template <class T> static void fill(T* p, uint32_t n) {
-    for (uint32_t i = 0; i < n; ++i) p[i] = T(std::round(frand(-50.f, 50.f) * 64) / 64);
+    for (uint32_t i = 0; i < n; ++i) {
+        p[i] = T(std::round(frand(-50.f, 50.f) * 64) / 64);
+        if (!g_specials) continue;
+        uint32_t r = uint32_t(rng() % 512);
+        if (r < 2) p[i] = T(NAN);
+        else if (r < 5) p[i] = T(INFINITY);
+        else if (r < 8) p[i] = T(-INFINITY);
+    }
 }
 
 // One random case. api 0 ReduceDataBlock, 1 ReducePairElem, 2 ReduceRepeat (order `ord`); mode 0 continuous,
@@ -329,6 +359,29 @@ int main() {
     rsweep_repeat_orders<half>(fx, "ReduceRepeat half");
     rsweep_repeat_orders<float>(fx, "ReduceRepeat float");
 
+    // ===================== MAX / MIN with inf / NaN in the data, both CTRL[48] modes =====================
+    // The sweeps above again, the data now holding inf, -inf and NaN (reference: `beats` / `written`).
+    g_specials = true;
+    for (int sat = 0; sat < 2; ++sat) {
+        SetCtrlSpr<48, 48>(sat ? 0 : 1);
+        g_sat = sat != 0;
+        g_nan_picks = 0;
+        rsweep<half, ReduceType::MAX>(fx, 0, sat ? "ReduceDataBlock half MAX specials sat" : "ReduceDataBlock half MAX specials");
+        rsweep<half, ReduceType::MIN>(fx, 0, sat ? "ReduceDataBlock half MIN specials sat" : "ReduceDataBlock half MIN specials");
+        rsweep<float, ReduceType::MAX>(fx, 0, sat ? "ReduceDataBlock float MAX specials sat" : "ReduceDataBlock float MAX specials");
+        rsweep<float, ReduceType::MIN>(fx, 0, sat ? "ReduceDataBlock float MIN specials sat" : "ReduceDataBlock float MIN specials");
+        rsweep<half, ReduceType::MAX>(fx, 2, sat ? "ReduceRepeat half MAX specials sat" : "ReduceRepeat half MAX specials");
+        rsweep<half, ReduceType::MIN>(fx, 2, sat ? "ReduceRepeat half MIN specials sat" : "ReduceRepeat half MIN specials");
+        rsweep<float, ReduceType::MAX>(fx, 2, sat ? "ReduceRepeat float MAX specials sat" : "ReduceRepeat float MAX specials");
+        rsweep<float, ReduceType::MIN>(fx, 2, sat ? "ReduceRepeat float MIN specials sat" : "ReduceRepeat float MIN specials");
+        rsweep_repeat_orders<half>(fx, sat ? "ReduceRepeat half specials sat" : "ReduceRepeat half specials");
+        rsweep_repeat_orders<float>(fx, sat ? "ReduceRepeat float specials sat" : "ReduceRepeat float specials");
+        CHECK_MSG(g_nan_picks >= 20, "NaN results in the sweeps: %d, sat %d", g_nan_picks, sat);
+    }
+    g_specials = false;
+    g_sat = false;
+    SetCtrlSpr<48, 48>(1);
+
     // ===================== the older APIs against their successors =====================
     // The API change list maps BlockReduceSum -> ReduceDataBlock<SUM>, WholeReduceSum/Max/Min -> ReduceRepeat,
     // PairReduceSum -> ReducePairElem (argument order aside). Same inputs, same bytes out: in both CTRL[48] modes with
@@ -392,6 +445,36 @@ int main() {
         for (int i = 0; i < 128; ++i) hs.addr_[i] = half(i < 2 ? 40000.f : 0.f);
         WholeReduceSum(hd1, hs, 128, 1, 1, 1, 8);
         CHECK(any_inf && std::isinf(float(hd1.addr_[0])));
+        // MAX / MIN with inf / NaN data in both modes: the older APIs (and the whole call's extreme that
+        // GetReduceMaxMinCount reads) give what their successors give
+        for (int sat = 0; sat < 2; ++sat) {
+            SetCtrlSpr<48, 48>(sat ? 0 : 1);
+            load(true);
+            for (int mx = 1; mx >= 0; --mx) {
+                half hv1, hi1, hv2, hi2;
+                float fv1, fi1, fv2, fi2;
+                clear();
+                if (mx) { WholeReduceMax(hd1, hs, 128, 7, 1, 1, 8); GetReduceMaxMinCount(hv1, hi1); ReduceRepeat<ReduceType::MAX, half>(hd2, hs, 128, 7, 1, 1, 8); }
+                else { WholeReduceMin(hd1, hs, 128, 7, 1, 1, 8); GetReduceMaxMinCount(hv1, hi1); ReduceRepeat<ReduceType::MIN, half>(hd2, hs, 128, 7, 1, 1, 8); }
+                GetReduceMaxMinCount(hv2, hi2);
+                CHECK_MSG(same_out(hd1.addr_, hd2.addr_) && same(hv1, hv2) && same(hi1, hi2), "WholeReduce / ReduceRepeat half specials, max %d sat %d", mx, sat);
+                clear();
+                if (mx) { BlockReduceMax(hd1, hs, 6, hbits, 1, 1, 8); ReduceDataBlock<ReduceType::MAX, half>(hd2, hs, hbits, 6, 1, 1, 8); }
+                else { BlockReduceMin(hd1, hs, 6, 128, 2, 1, 9); ReduceDataBlock<ReduceType::MIN, half>(hd2, hs, 128, 6, 2, 1, 9); }
+                CHECK_MSG(same_out(hd1.addr_, hd2.addr_), "BlockReduce / ReduceDataBlock half specials, max %d sat %d", mx, sat);
+                clear();
+                if (mx) { WholeReduceMax(fd1, fs, 64, 9, 1, 1, 8); GetReduceMaxMinCount(fv1, fi1); ReduceRepeat<ReduceType::MAX, float>(fd2, fs, 64, 9, 1, 1, 8); }
+                else { WholeReduceMin(fd1, fs, 64, 9, 1, 1, 8); GetReduceMaxMinCount(fv1, fi1); ReduceRepeat<ReduceType::MIN, float>(fd2, fs, 64, 9, 1, 1, 8); }
+                GetReduceMaxMinCount(fv2, fi2);
+                CHECK_MSG(same_out(fd1.addr_, fd2.addr_) && same(fv1, fv2) && same(fi1, fi2), "WholeReduce / ReduceRepeat float specials, max %d sat %d", mx, sat);
+                clear();
+                if (mx) { BlockReduceMax(fd1, fs, 5, 64, 1, 1, 8); ReduceDataBlock<ReduceType::MAX, float>(fd2, fs, 64, 5, 1, 1, 8); }
+                else { BlockReduceMin(fd1, fs, 5, fbits, 1, 1, 8); ReduceDataBlock<ReduceType::MIN, float>(fd2, fs, fbits, 5, 1, 1, 8); }
+                CHECK_MSG(same_out(fd1.addr_, fd2.addr_), "BlockReduce / ReduceDataBlock float specials, max %d sat %d", mx, sat);
+            }
+        }
+        SetCtrlSpr<48, 48>(1);
+        load(false);
         // MAX / MIN in every order, half and float, strided destinations
         for (ReduceOrder o : {ReduceOrder::ORDER_VALUE_INDEX, ReduceOrder::ORDER_INDEX_VALUE, ReduceOrder::ORDER_ONLY_VALUE,
                               ReduceOrder::ORDER_ONLY_INDEX}) {

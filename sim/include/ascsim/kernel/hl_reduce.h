@@ -5,6 +5,7 @@
 #define ASCSIM_KERNEL_HL_REDUCE_H_
 #include <string>
 #include "hl_math.h"
+#include "vec_reduce.h"
 #include "../hl_common.h"
 
 namespace AscendC {
@@ -62,8 +63,11 @@ __aicore__ inline void Mean(const LocalTensor<T>& dstTensor, const LocalTensor<T
 // `last` elements padded to 32 bytes (srcInnerPad, which Atlas A2 requires true). Pattern AR reduces the last axis
 // (`first` results), RA the first (`last` results); the other Pattern::Reduce types exist but A2 rejects them.
 // Sums and products fold halves in float (rows [k, n) onto [0, n - k) with k the largest power of two below n, then
-// halving), the vector unit's order; Mean is that sum divided by n. Max/Min keep the first extreme, as ReduceMax
-// does. The temporary buffer must hold what GetReduceXxxMaxMinTmpSize reports (host/hl_tiling.h); without one the
+// halving), the vector unit's order; Mean is that sum divided by n. Max/Min pick by vec_reduce.h's max/min rule
+// (extreme_beats: a NaN in the reduced elements gives NaN). Their pages say nothing about inf/NaN; that rule is the
+// one the appendix gives every basic max/min these APIs are built from (Max/Min, ReduceRepeat, ReduceDataBlock,
+// ReduceMax/Min), and no page says what saturation mode does to them, so the mode is not applied here. The
+// temporary buffer must hold what GetReduceXxxMaxMinTmpSize reports (host/hl_tiling.h); without one the
 // API takes the UB after the last InitBuffer.
 namespace AscendC {
 namespace Pattern {
@@ -96,8 +100,13 @@ inline float hl_reduce_values(std::vector<float>& v, HlReduce op) {
         case HlReduce::MEAN: return hl_fold(v.data(), n, HlReduce::SUM) / float(n);
         default: break;
     }
-    const bool want_max = op == HlReduce::MAX || op == HlReduce::ANY;
     float best = v[0];
+    if (op == HlReduce::MAX || op == HlReduce::MIN) {
+        for (uint32_t i = 1; i < n; ++i)
+            if (extreme_beats(op == HlReduce::MAX, v[i], best)) best = v[i];
+        return best;
+    }
+    const bool want_max = op == HlReduce::ANY;   // Any / All: the largest / smallest value
     for (uint32_t i = 1; i < n; ++i)
         if (want_max ? v[i] > best : v[i] < best) best = v[i];
     return best;

@@ -119,14 +119,14 @@ __aicore__ inline void InitSocState() {
 // The CTRL special register. Atlas A2 exposes bit 48 only: the saturation mode of half/bfloat16 arithmetic and
 // float-to-float conversion (1: inf and NaN results are kept; 0: inf becomes +-MAX and NaN 0). The docs give two
 // defaults (the register table 0, the vector boundary tables inf/NaN kept); the register reads 1 at launch (the
-// boundary tables' default). The sum reductions follow the bit (vec_reduce.h's reduce_add); other half/bf16 results
+// boundary tables' default). The sum and max/min reductions follow the bit (vec_reduce.h); other half/bf16 results
 // keep inf/NaN here, so a kernel that switches saturation on gets a warning saying so.
 template <int8_t startBit, int8_t endBit> __aicore__ static inline void SetCtrlSpr(int64_t value) {
     static_assert(0 <= startBit && startBit <= endBit && endBit <= 63, "SetCtrlSpr: bits [startBit, endBit] within 0..63");
     static_assert(startBit == 48 && endBit == 48, "SetCtrlSpr: Atlas A2 supports CTRL[48] (saturation mode) only");
     auto& c = ::ascsim::core();
     c.ctrl = (c.ctrl & ~(1ull << 48)) | (uint64_t(value & 1) << 48);
-    if (!(value & 1)) ::ascsim::warn("SetCtrlSpr", "saturation mode (CTRL[48] = 0) is simulated for the sum reductions only: other half/bf16 results keep inf/NaN");
+    if (!(value & 1)) ::ascsim::warn("SetCtrlSpr", "saturation mode (CTRL[48] = 0) is simulated for the reductions only: other half/bf16 results keep inf/NaN");
 }
 template <int8_t startBit, int8_t endBit> __aicore__ static inline int64_t GetCtrlSpr() {
     static_assert(0 <= startBit && startBit <= endBit && endBit <= 63, "GetCtrlSpr: bits [startBit, endBit] within 0..63");

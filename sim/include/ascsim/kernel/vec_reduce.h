@@ -3,7 +3,8 @@
 //   BlockReduce*/PairReduceSum(dst, src, repeatTime, mask, dstRepStride, srcBlkStride, srcRepStride)
 // Sums use a pairwise tree in the element type, like the hardware's vcadd; the overflow rule of a partial sum
 // (reduce_add below) is shared by every sum reduction, vec_reduce_more.h's ReduceRepeat / ReduceDataBlock /
-// ReducePairElem included.
+// ReducePairElem included. Likewise every MAX / MIN reduction (these, vec_reduce_more.h's, the pattern ReduceMax /
+// ReduceMin of hl_reduce.h) picks its extreme with extreme_beats and writes it through reduce_saturate, below.
 #ifndef ASCSIM_ASCSIM_KERNEL_VEC_REDUCE_H_
 #define ASCSIM_ASCSIM_KERNEL_VEC_REDUCE_H_
 #include <cmath>
@@ -17,24 +18,43 @@ namespace ascsim {
 // The saturation mode of half arithmetic: CTRL[48] == 0 (AscendC::SetCtrlSpr / SetSaturationFlag in sys.h). The
 // register reads 1 at launch, the non-saturating (inf/NaN) mode.
 inline bool half_saturating() { return ((core().ctrl >> 48) & 1ull) == 0; }
+// A half result as the reduce unit writes it (the appendix's overview of the two modes): with saturation mode on
+// (`sat`) +-inf is written as +-65504 and NaN as 0; otherwise, and always for float (which has only the inf/NaN
+// mode), the value is kept.
+template <class T> inline T reduce_saturate(T r, bool sat) {
+    if constexpr (std::is_same_v<T, half>) {
+        if (sat) {
+            float f = float(r);
+            if (std::isnan(f)) return T(0.0f);
+            if (std::isinf(f)) return T(f > 0 ? 65504.0f : -65504.0f);
+        }
+    }
+    return r;
+}
 // One partial sum of the reduce unit, rounded to T (nearest even; the float sum of two halves rounded to half is the
 // correctly rounded half sum). Every partial sum is a T: a half sum is rounded to half at each step of the tree.
 // The overflow rule of the sum reductions (boundary-value appendix, ReduceSum / ReduceRepeat / ReduceDataBlock
 // tables; ReduceDataBlock page): by default a half partial sum past the half range is +-inf and inf/NaN inputs
 // propagate (IEEE 754); with saturation mode on (`sat`), a half partial sum that comes out +-inf is kept as +-65504
 // and one that comes out NaN as 0, and the next level adds that value. float always keeps inf/NaN.
-template <class T> inline T reduce_add(T a, T b, bool sat) {
-    T r = T(up(a) + up(b));
-    if constexpr (std::is_same_v<T, half>) {
-        if (sat) {
-            float f = float(r);
-            if (std::isnan(f)) r = T(0.0f);
-            else if (std::isinf(f)) r = T(f > 0 ? 65504.0f : -65504.0f);
-        }
-    }
-    return r;
-}
+template <class T> inline T reduce_add(T a, T b, bool sat) { return reduce_saturate(T(up(a) + up(b)), sat); }
 template <class T> inline T reduce_add(T a, T b) { return reduce_add(a, b, half_saturating()); }
+// The MAX / MIN rule of every max/min reduction (boundary-value appendix: the ReduceDataBlock<MAX/MIN>,
+// ReduceRepeat<MAX/MIN>, ReduceMax and ReduceMin tables, which also stand for BlockReduceMax/Min and
+// WholeReduceMax/Min, their older names). In the inf/NaN mode a NaN among the elements makes the result NaN
+// wherever it sits, and +-inf order as numbers (max of inf and -inf is inf). Elements are scanned in index order and
+// `cand` takes the place of the extreme held so far (`cur`) when it beats it: a NaN beats any number, nothing beats a
+// NaN already held, otherwise only a strictly larger (is_max) / smaller value does, so ties keep the smallest index
+// as the pages say. The docs give no index for a NaN result; the one kept here is the first NaN's.
+// Saturation mode (half only) does not change the pick: each instruction's result is then written through
+// reduce_saturate (NaN 0, +-inf +-65504), and ReduceMax / ReduceMin compare the per-repeat results of their first
+// pass as written, i.e. saturated (the tables' half rows: a NaN in one repeat is 0 against the other repeat's 1.0).
+template <class T> inline bool extreme_beats(bool is_max, T cand, T cur) {
+    const float c = float(cand), b = float(cur);
+    if (std::isnan(b)) return false;
+    if (std::isnan(c)) return true;
+    return is_max ? c > b : c < b;
+}
 // The reduce unit's binary tree over `n` lanes (n a power of two), in place: adjacent pairs first (lane 0+1, 2+3,
 // ...), then pairs of those, as the ReduceSum/WholeReduceSum/ReduceDataBlock docs describe it. Masked-off lanes hold 0.
 template <class T> inline T lane_tree(T* v, uint32_t n, bool sat) {
@@ -64,7 +84,8 @@ inline Mask mask_bits_from_count(uint64_t n, uint32_t epr) {
     return k;
 }
 // Reduce the active elements of lanes [lo, hi) of one repeat; returns value and index (position within the
-// repeat; the first one on ties). Sums run the lane tree over hi - lo lanes with inactive lanes as 0.
+// repeat; extreme_beats' rule, before any saturation). Sums run the lane tree over hi - lo lanes with inactive lanes
+// as 0.
 template <class T, size_t N>
 inline bool reduce_repeat(const Mask& m, uint32_t r, uint32_t epr, const Opnd (&ops)[N], RedKind k, T& val, uint32_t& idx,
                           uint32_t lo = 0, uint32_t hi = ~0u) {
@@ -79,7 +100,7 @@ inline bool reduce_repeat(const Mask& m, uint32_t r, uint32_t epr, const Opnd (&
         if (k == RED_SUM) { buf[i - lo] = on ? *(T*)ops[0].at(r, i) : T(0.0f); any |= on; continue; }
         if (!on) continue;
         T v = *(T*)ops[0].at(r, i);
-        if (!any || (k == RED_MAX ? up(v) > up(val) : up(v) < up(val))) { val = v; first = i; }
+        if (!any || extreme_beats(k == RED_MAX, v, val)) { val = v; first = i; }
         any = true;
     }
     if (k == RED_SUM) val = lane_tree(buf, hi - lo);
@@ -117,7 +138,9 @@ inline void whole_reduce(const char* api, RedKind k, const AscendC::LocalTensor<
     if (reps) check_ub(api, base, size_t(reps - 1) * dstRep * unit + unit);
     if (reps) sync_v_write(api, base, size_t(reps - 1) * dstRep * unit + unit);
     // GetReduceMaxMinCount reads the extreme of the whole call (every repeat; in counter mode the "consecutive"
-    // case of the docs) with its position counted from the first element (repeat * elements per repeat + lane).
+    // case of the docs) with its position counted from the first element (repeat * elements per repeat + lane),
+    // picked among the per-repeat results as written (saturated in saturation mode, like ReduceMax's second pass).
+    const bool sat = half_saturating();
     bool have = false;
     T best{};
     uint32_t best_idx = 0;
@@ -126,10 +149,11 @@ inline void whole_reduce(const char* api, RedKind k, const AscendC::LocalTensor<
         bool any = reduce_repeat(m, r, epr, ops, k, val, idx);
         uint8_t* out = base + size_t(r) * dstRep * unit;
         if (k == RED_SUM) { std::memcpy(out, &val, sizeof(T)); continue; }
+        val = reduce_saturate(val, sat);
         T slots[2];
         store_value_index(slots, val, idx, order);
         std::memcpy(out, slots, unit);
-        if (any && (!have || (k == RED_MAX ? up(val) > up(best) : up(val) < up(best)))) {
+        if (any && (!have || extreme_beats(k == RED_MAX, val, best))) {
             best = val; best_idx = r * epr + idx; have = true;
         }
     }
@@ -145,13 +169,14 @@ inline void block_reduce(const char* api, RedKind k, const AscendC::LocalTensor<
     Mask m = mask_from(mask, epr, isSetMask);
     Opnd ops[1] = {{(uint8_t*)src.addr_, sizeof(T), uint32_t(srcBlk), uint32_t(srcRep)}};
     uint32_t reps = prepare_repeats(api, m, uint32_t(repeat), epr, ops, 0);
+    const bool sat = half_saturating();
     for (uint32_t r = 0; r < reps; ++r) {   // dstRepStride counts one repeat's results: 8 elements
         T* out = (T*)((uint8_t*)dst.addr_ + size_t(r) * dstRep * 8 * sizeof(T));
         check_ub(api, out, 8 * sizeof(T));
         sync_v_write(api, out, 8 * sizeof(T));
         for (uint32_t b = 0; b < 8; ++b) {
             T val{}; uint32_t idx = 0;
-            if (reduce_repeat(m, r, epr, ops, k, val, idx, b * epb, (b + 1) * epb)) out[b] = val;
+            if (reduce_repeat(m, r, epr, ops, k, val, idx, b * epb, (b + 1) * epb)) out[b] = k == RED_SUM ? val : reduce_saturate(val, sat);
         }
     }
 }
@@ -191,7 +216,8 @@ template <class T> inline T acc_as() {
 // ReduceSum/ReduceMax/ReduceMin over a whole tensor. The count form reads `count` contiguous elements; the
 // level-0 form (`level0`) reads `repeat` repeats under `m` with srcRepStride `srcRep` (blocks of 32 B). Per repeat
 // the reduce unit's tree (sums) or first extreme (max/min); then, per the ReduceSum doc for A2, the count form adds
-// the per-repeat sums in order while the level-0 form reduces them again by the same tree, epr at a time.
+// the per-repeat sums in order while the level-0 form reduces them again by the same tree, epr at a time. Max/min
+// follow extreme_beats, the first pass's results saturated in saturation mode (half).
 // dst = [value] or [value, index bits] (index: the element's offset from src, stored in a T slot as an integer).
 template <class T>
 inline void reduce_whole(const char* api, RedKind k, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
@@ -225,9 +251,14 @@ inline void reduce_whole(const char* api, RedKind k, const AscendC::LocalTensor<
     }
     std::vector<T> vals(reps);
     std::vector<uint32_t> idxs(reps);
+    const bool sat = half_saturating();
     for (uint32_t r = 0; r < reps; ++r) {
         uint32_t i = 0;
-        if (!reduce_repeat(m, r, epr, ops, k, vals[r], i) && k != RED_SUM) vals[r] = T(k == RED_MAX ? -INFINITY : INFINITY);
+        if (!reduce_repeat(m, r, epr, ops, k, vals[r], i)) {
+            if (k != RED_SUM) vals[r] = T(k == RED_MAX ? -INFINITY : INFINITY);
+        } else if (k != RED_SUM) {
+            vals[r] = reduce_saturate(vals[r], sat);   // the first pass's result as it lands in the work buffer
+        }
         idxs[r] = uint32_t(size_t(ops[0].at(r, i) - ops[0].base) / sizeof(T));
     }
     T val = vals[0];
@@ -245,8 +276,10 @@ inline void reduce_whole(const char* api, RedKind k, const AscendC::LocalTensor<
         }
         set_acc(val);
     } else {
+        // the later passes pick among the first pass's results by the same rule; picking in one scan gives what
+        // the passes give (ties and NaNs keep the earliest repeat either way)
         for (uint32_t r = 1; r < reps; ++r)
-            if (k == RED_MAX ? up(vals[r]) > up(val) : up(vals[r]) < up(val)) { val = vals[r]; idx = idxs[r]; }
+            if (extreme_beats(k == RED_MAX, vals[r], val)) { val = vals[r]; idx = idxs[r]; }
         core().reduce_value = double(up(val));
         core().reduce_index = idx;
     }

@@ -9,14 +9,17 @@
 //     half partial sums overflow to inf in the default (non-saturating) mode; with CTRL[48] cleared (SetCtrlSpr /
 //     SetSaturationFlag: saturation on) a half partial sum is clamped to +-65504 and a NaN becomes 0. float only
 //     has the non-saturating mode.
-//   * MAX/MIN keep the first extreme (the smallest index on ties); the index is the lane within the repeat.
+//   * MAX/MIN follow vec_reduce.h's rule, shared with the older max/min reductions: extreme_beats picks (a NaN
+//     among the active lanes makes the result NaN, its index the first NaN's lane; the smallest index on ties) and
+//     reduce_saturate writes (half in saturation mode: NaN 0, +-inf +-65504); the index is the lane within the repeat.
 //   * nothing is written for a DataBlock (ReduceDataBlock) or a pair (ReducePairElem) whose lanes are all masked off;
 //     mask 0 or repeatTime 0 is a no-op.
 //   * dstRepStride units and dst alignment: ReduceDataBlock 8 elements (half 16 B, float 32 B); ReducePairElem
 //     128 B (dst 32 B aligned); ReduceRepeat sizeof(T) for SUM and ORDER_ONLY_VALUE, 2 * sizeof(T) for
 //     ORDER_VALUE_INDEX / ORDER_INDEX_VALUE, 4 B for ORDER_ONLY_INDEX (the index as uint32_t, also for half).
 //   * ReduceRepeat<MAX/MIN> also leaves the extreme of the whole call (and its position counted from the first
-//     element) where GetReduceMaxMinCount reads it, as WholeReduceMax/Min do.
+//     element) where GetReduceMaxMinCount reads it, as WholeReduceMax/Min do: the same pick among the per-repeat
+//     results as written.
 //   * repeatTime outside 0 ~ 255 (normal mask mode; counter mode ignores it) and a stride outside 0 ~ 65535 are
 //     runtime errors.
 #ifndef ASCSIM_ASCSIM_KERNEL_VEC_REDUCE_MORE_H_
@@ -47,7 +50,7 @@ inline bool reduce_lanes(AscendC::ReduceType k, const Mask& m, const Opnd& o, ui
         T v = on ? *(const T*)o.at(r, i) : T(0.0f);
         if (k == AscendC::ReduceType::SUM) { buf[i - lo] = v; any |= on; continue; }
         if (!on) continue;
-        if (!any || (k == AscendC::ReduceType::MAX ? float(v) > float(val) : float(v) < float(val))) { val = v; idx = i; }
+        if (!any || extreme_beats(k == AscendC::ReduceType::MAX, v, val)) { val = v; idx = i; }
         any = true;
     }
     if (k == AscendC::ReduceType::SUM && any) val = lane_tree(buf, hi - lo, sat);
@@ -83,7 +86,8 @@ inline void reduce_data_block(const AscendC::LocalTensor<T>& dst, const AscendC:
         for (uint32_t b = 0; b < 8; ++b) {
             T val{};
             uint32_t idx = 0;
-            if (reduce_lanes(K, m, ops[0], r, epr, b * epb, (b + 1) * epb, sat, val, idx)) out[b] = val;
+            if (reduce_lanes(K, m, ops[0], r, epr, b * epb, (b + 1) * epb, sat, val, idx))
+                out[b] = K == AscendC::ReduceType::SUM ? val : reduce_saturate(val, sat);
         }
     }
 }
@@ -140,10 +144,11 @@ inline void reduce_repeat_api(const AscendC::LocalTensor<T>& dst, const AscendC:
         uint32_t idx = 0;
         reduce_lanes(K, m, ops[0], r, epr, 0, epr, sat, val, idx);   // every repeat has an active lane here
         if (K == AscendC::ReduceType::SUM) { std::memcpy(out, &val, sizeof(T)); continue; }
+        val = reduce_saturate(val, sat);
         T slots[2];
         store_value_index(slots, val, idx, order);
         std::memcpy(out, slots, unit);
-        if (!have || (K == AscendC::ReduceType::MAX ? float(val) > float(best) : float(val) < float(best))) {
+        if (!have || extreme_beats(K == AscendC::ReduceType::MAX, val, best)) {
             best = val;
             best_idx = r * epr + idx;
             have = true;
