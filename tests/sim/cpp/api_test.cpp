@@ -12,14 +12,7 @@ using namespace AscendC;
 #include "check.h"
 static uint16_t hb(float f) { half h = f; return h.bits_; }
 
-struct Fixture {
-    alignas(4096) static inline uint8_t ub[ascsim::kUbBytes];
-    ascsim::CoreCtx ctx;
-    Fixture() { ctx.ub = ub; std::memset(ub, 0, sizeof ub); ascsim::bind_test_core(&ctx); }
-    template <class T> LocalTensor<T> at(uint32_t byte_off, uint32_t n) {
-        return LocalTensor<T>(reinterpret_cast<T*>(ub + byte_off), n, TPosition::VECCALC);
-    }
-};
+#include "ub_fixture.h"
 
 int main() {
     Fixture fx;

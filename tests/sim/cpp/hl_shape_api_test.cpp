@@ -15,14 +15,7 @@ using namespace AscendC;
 
 #include "check.h"
 
-struct Fixture {
-    alignas(4096) static inline uint8_t ub[ascsim::kUbBytes];
-    ascsim::CoreCtx ctx;
-    Fixture() { ctx.ub = ub; std::memset(ub, 0, sizeof ub); ascsim::bind_test_core(&ctx); }
-    template <class T> LocalTensor<T> at(uint32_t byte_off, uint32_t n) {
-        return LocalTensor<T>(reinterpret_cast<T*>(ub + byte_off), n, TPosition::VECCALC);
-    }
-};
+#include "ub_fixture.h"
 
 // Writes rows of `last` values into a tensor whose rows are padded to 32 bytes (the pad holds a large value that
 // must never reach a result).

@@ -23,14 +23,7 @@ using namespace AscendC;
 
 #include "check.h"
 
-struct Fixture {
-    alignas(4096) static inline uint8_t ub[ascsim::kUbBytes];
-    ascsim::CoreCtx ctx;
-    Fixture() { ctx.ub = ub; std::memset(ub, 0, sizeof ub); ascsim::bind_test_core(&ctx); }
-    template <class T> LocalTensor<T> at(uint32_t byte_off, uint32_t n) {
-        return LocalTensor<T>(reinterpret_cast<T*>(ub + byte_off), n, TPosition::VECCALC);
-    }
-};
+#include "ub_fixture.h"
 
 static std::mt19937 rng(7);
 static float frand(float lo, float hi) { return std::uniform_real_distribution<float>(lo, hi)(rng); }
