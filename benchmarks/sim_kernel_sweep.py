@@ -100,24 +100,28 @@ def _host_texts(folder: Path) -> list[str]:
     return [p.read_text(errors="replace") for p in sorted(folder.rglob("*")) if p.suffix in (".h", ".cpp", ".hpp")]
 
 
-def tiling_index(root: Path, sim_include: Path) -> dict[str, tuple[str, set[str], list[str]]]:
+def tiling_index(root: Path, sim_include: Path) -> tuple[dict[str, tuple[str, set[str], list[str]]], dict[str, str]]:
     """Every class-style TilingData class of the repository's host code (any op_host folder: shared ones such as
-    foreach_utils too) and the simulator's library tiling classes (TCubeTiling, SoftMaxTiling, ...): the build
-    generates all that an op's host code reaches into the kernel's tiling header."""
-    index: dict = {}
+    foreach_utils too) and the simulator's library tiling classes (TCubeTiling, SoftMaxTiling, ...), which the build
+    generates into the kernel's tiling header when an op's host code reaches them; and which class each op type
+    registers (REGISTER_TILING_DATA_CLASS, often in a shared folder), GET_TILING_DATA's default."""
+    classes: dict = {}
+    registered: dict = {}
     folders = [d for d in root.rglob("op_host") if d.is_dir()] + [sim_include / "ascsim" / "host"]
     for d in folders:
         for text in _host_texts(d):
             for name, v in _render(text, _consts(text)).items():
-                index.setdefault(name, v)
-    return index
+                classes.setdefault(name, v)
+            for op_type, cls in REGISTER_RX.findall(text):
+                registered.setdefault(op_type, cls)
+    return classes, registered
 
 
 NAME_RX = re.compile(r"\b\w+\b")
 DEFINED_RX = re.compile(r"\b(?:struct|class)\s+(\w+)\s*[{:]")
 
 
-def tiling_structs(op: Path, index: dict, extra: tuple[str, ...] = ()) -> str:
+def tiling_structs(op: Path, index: tuple[dict, dict], extra: tuple[str, ...] = ()) -> str:
     """The TilingData classes a kernel of this op can see, as the plain structs a kernel reads: the op's own, any
     other the kernel sources name (a shared host folder's, a library one), and what their struct fields need, in
     dependency order; then GET_TILING_DATA's default: the class registered for this op."""
@@ -131,8 +135,13 @@ def tiling_structs(op: Path, index: dict, extra: tuple[str, ...] = ()) -> str:
     if (op / "op_kernel").is_dir():
         for t in _host_texts(op / "op_kernel"):
             kernel_names |= set(NAME_RX.findall(t)) - set(DEFINED_RX.findall(t))   # a kernel's own struct wins
-    table = {**index, **own}
-    todo = list(own) + sorted(n for n in (kernel_names | set(extra)) & set(index) if n not in own)
+    classes, all_registered = index
+    camel = "".join(w.title() for w in op.name.split("_"))
+    if camel in all_registered and all(o != camel for o, _ in registered):
+        registered.append((camel, all_registered[camel]))
+    table = {**classes, **own}
+    wanted = kernel_names | set(extra) | {c for _, c in registered}
+    todo = list(own) + sorted(n for n in wanted & set(classes) if n not in own)
     order, seen = [], set()
 
     def visit(n: str) -> None:
@@ -145,7 +154,6 @@ def tiling_structs(op: Path, index: dict, extra: tuple[str, ...] = ()) -> str:
     for n in todo:
         visit(n)
     heads = sorted({h for n in order for h in table[n][2]})
-    camel = "".join(w.title() for w in op.name.split("_"))
     default = [c for o, c in registered if o == camel] + [c for _, c in registered]
     tail = [f"using ascsim_default_tiling_t = {default[0]};"] if default and default[0] in seen else []
     return "\n".join(heads + [table[n][0] for n in order] + tail)
@@ -154,7 +162,7 @@ def tiling_structs(op: Path, index: dict, extra: tuple[str, ...] = ()) -> str:
 PARAM_RX = re.compile(r"\b(?:Input|Output)\s*\(\s*\"(\w+)\"")
 
 
-def tu_text(entry: Path, index: dict, extra: tuple[str, ...] = ()) -> str:
+def tu_text(entry: Path, index: tuple[dict, dict], extra: tuple[str, ...] = ()) -> str:
     """The TU the build would compile for one dtype combination: DTYPE_<PARAM> (float) and ORIG_DTYPE_<PARAM> (DT_FLOAT)
     for every input and output the op's OpDef declares, then the op's tiling structs, then the entry."""
     kdir = entry.parent
@@ -188,7 +196,7 @@ def op_links(root: Path, tmp: Path) -> Path:
 MISSING_TYPE_RX = re.compile(r"error: '(\w+)' (?:does not name a type|was not declared in this scope|has not been declared)")
 
 
-def check(entry: Path, root: Path, cxx: str, links: Path, sim_include: Path, index: dict) -> tuple[Path, str, str, str]:
+def check(entry: Path, root: Path, cxx: str, links: Path, sim_include: Path, index: tuple[dict, dict]) -> tuple[Path, str, str, str]:
     op = entry.parent.parent
     inc = [sim_include, entry.parent, op, op / "op_host", root, links, links / "_",
            *(d for d in (root / "common", root / "common" / "inc") if d.is_dir())]
@@ -204,7 +212,7 @@ def check(entry: Path, root: Path, cxx: str, links: Path, sim_include: Path, ind
         finally:
             Path(f.name).unlink()
         m = MISSING_TYPE_RX.search(r.stderr)
-        if r.returncode == 0 or not m or m.group(1) not in index or m.group(1) in extra:
+        if r.returncode == 0 or not m or m.group(1) not in index[0] or m.group(1) in extra:
             break
         extra += (m.group(1),)
     if r.returncode == 0:
