@@ -344,6 +344,37 @@ int main() {
         SoftMax<float>(y, sm, mx, x, tmp, tl, SoftMaxShapeInfo{2, 16, 2, 4});   // only 4 valid columns
         CHECK(mx.addr_[0] == 0.75f);
         CHECK(has(throws([&] { SoftMax<float>(y, sm, mx, x, tmp[4064], tl); }), "too small"));
+        // the forms without sum / max: the same result, the statistics' buffers untouched
+        {
+            LocalTensor<float> y2(reinterpret_cast<float*>(g_ub + 5120), 32, TPosition::VECCALC);
+            SoftMax<float>(y, sm, mx, x, tmp, tl);
+            for (int i = 0; i < 16; ++i) { sm.addr_[i] = -7.0f; mx.addr_[i] = -7.0f; }
+            SoftMax<float, false, false>(y2, x, tl);
+            bool same = true;
+            for (int i = 0; i < 32; ++i) same = same && y2.addr_[i] == y.addr_[i];
+            CHECK(same && sm.addr_[0] == -7.0f && mx.addr_[15] == -7.0f);
+            for (int i = 0; i < 32; ++i) y2.addr_[i] = 0.0f;
+            SoftMax<float>(y2, x, tmp, tl, SoftMaxShapeInfo{2, 16, 2, 16});
+            same = true;
+            for (int i = 0; i < 32; ++i) same = same && y2.addr_[i] == y.addr_[i];
+            CHECK(same);
+            CHECK(has(throws([&] { SoftMax<float>(y2, x, tmp[4064], tl); }), "too small"));
+        }
+        // half data with float sum / max: 8 floats per row's statistic, the result in half
+        {
+            struct Th { uint32_t srcM, srcK; } th{2, 16};
+            LocalTensor<half> xh(reinterpret_cast<half*>(g_ub + 5120), 32, TPosition::VECCALC);
+            LocalTensor<half> yh(reinterpret_cast<half*>(g_ub + 6144), 32, TPosition::VECCALC);
+            for (int i = 0; i < 32; ++i) xh.addr_[i] = half(float(i % 16) / 4);
+            for (int i = 0; i < 16; ++i) { sm.addr_[i] = -7.0f; mx.addr_[i] = -7.0f; }
+            SoftMax<half>(yh, sm, mx, xh, tmp, th);
+            float se = 0;
+            for (int i = 0; i < 16; ++i) se += std::exp(float(i) / 4 - 3.75f);
+            CHECK(float(yh.addr_[15]) == float(half(1.0f / se)) && mx.addr_[7] == 3.75f && mx.addr_[8] == 3.75f);
+            CHECK(std::fabs(sm.addr_[15] - se) < 1e-4 && sm.addr_[0] == sm.addr_[7]);
+            SoftMax(yh, sm, mx, xh, th);   // without template arguments, framework temp
+            CHECK(float(yh.addr_[31]) == float(half(1.0f / se)) && float(yh.addr_[16]) == float(half(std::exp(-3.75f) / se)));
+        }
         LocalTensor<float> g(reinterpret_cast<float*>(g_ub + 4096), 32, TPosition::VECCALC);
         for (int i = 0; i < 32; ++i) g.addr_[i] = 1.0f;
         SoftMax<float>(y, sm, mx, x, tmp, tl);

@@ -53,28 +53,32 @@ inline void softmax_tmp(const char* api, const AscendC::LocalTensor<uint8_t>* tm
             fail(api, "no UB left for the API's temporary buffer", "needs " + std::to_string(need) + " B after the last InitBuffer");
     }
 }
-template <class T, class Tiling>
-inline void softmax_impl(const char* api, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& sum,
-                         const AscendC::LocalTensor<T>& mx, const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<uint8_t>* tmp,
+// sum / mx: the per-row statistics (type S: T, or float for half data), absent (null) in SoftMax's forms without them.
+template <class T, class S, class Tiling>
+inline void softmax_impl(const char* api, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<S>* sum,
+                         const AscendC::LocalTensor<S>* mx, const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<uint8_t>* tmp,
                          const Tiling& tiling, const AscendC::SoftMaxShapeInfo& si, bool simple) {
     static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>, "SoftMax supports half and float");
     uint32_t m, k, ok;
     softmax_dims<T>(api, tiling, si, m, k, ok);
     if (m == 0 || k == 0) return;
-    constexpr uint32_t blk = 32 / sizeof(T);
+    static_assert(std::is_same_v<S, T> || (std::is_same_v<T, half> && std::is_same_v<S, float>),
+                  "SoftMax: sum / max have the data's type, or float for half data");
+    constexpr uint32_t blk = 32 / sizeof(S);
+    const bool stats = sum && mx;
     // missing-sync roles: src (and SimpleSoftMax's inSum/inMax) are read, dst (and SoftMax's sum/max) written
     check_src(api, src, uint64_t(m) * k);
-    if (simple) { check_src(api, sum, uint64_t(m) * blk); check_src(api, mx, uint64_t(m) * blk); }
+    if (simple) { check_src(api, *sum, uint64_t(m) * blk); check_src(api, *mx, uint64_t(m) * blk); }
     check_dst(api, dst, uint64_t(m) * k);
-    if (!simple) { check_dst(api, sum, uint64_t(m) * blk); check_dst(api, mx, uint64_t(m) * blk); }
+    if (!simple && stats) { check_dst(api, *sum, uint64_t(m) * blk); check_dst(api, *mx, uint64_t(m) * blk); }
     softmax_tmp<T>(api, tmp, k);
     std::vector<float> row(k);
     for (uint32_t r = 0; r < m; ++r) {
         const T* s = src.addr_ + size_t(r) * k;
         float vmax, vsum = 0;
         if (simple) {
-            vmax = float(mx.addr_[size_t(r) * blk]);
-            vsum = float(sum.addr_[size_t(r) * blk]);
+            vmax = float(mx->addr_[size_t(r) * blk]);
+            vsum = float(sum->addr_[size_t(r) * blk]);
             for (uint32_t i = 0; i < k; ++i) row[i] = std::exp(float(s[i]) - vmax);
         } else {
             vmax = -INFINITY;
@@ -83,8 +87,8 @@ inline void softmax_impl(const char* api, const AscendC::LocalTensor<T>& dst, co
         }
         T* d = dst.addr_ + size_t(r) * k;
         for (uint32_t i = 0; i < k; ++i) d[i] = T(row[i] / vsum);
-        if (!simple)
-            for (uint32_t j = 0; j < blk; ++j) { mx.addr_[size_t(r) * blk + j] = T(vmax); sum.addr_[size_t(r) * blk + j] = T(vsum); }
+        if (!simple && stats)
+            for (uint32_t j = 0; j < blk; ++j) { mx->addr_[size_t(r) * blk + j] = S(vmax); sum->addr_[size_t(r) * blk + j] = S(vsum); }
     }
 }
 }  // namespace ascsim
@@ -96,14 +100,43 @@ __aicore__ inline void SoftMax(const LocalTensor<T>& dstTensor, const LocalTenso
                                const LocalTensor<T>& srcTensor, const LocalTensor<uint8_t>& sharedTmpBuffer, const Tiling& tiling,
                                const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
     static_assert(!isDataFormatNZ, "ascsim: SoftMax with isDataFormatNZ = true (NZ format) is not simulated; only ND is");
-    ::ascsim::softmax_impl("SoftMax", dstTensor, sumTensor, maxTensor, srcTensor, &sharedTmpBuffer, tiling, softmaxShapeInfo, false);
+    ::ascsim::softmax_impl("SoftMax", dstTensor, &sumTensor, &maxTensor, srcTensor, &sharedTmpBuffer, tiling, softmaxShapeInfo, false);
 }
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false,
           const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG, typename Tiling>
 __aicore__ inline void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& sumTensor, const LocalTensor<T>& maxTensor,
                                const LocalTensor<T>& srcTensor, const Tiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
     static_assert(!isDataFormatNZ, "ascsim: SoftMax with isDataFormatNZ = true (NZ format) is not simulated; only ND is");
-    ::ascsim::softmax_impl("SoftMax", dstTensor, sumTensor, maxTensor, srcTensor, nullptr, tiling, softmaxShapeInfo, false);
+    ::ascsim::softmax_impl("SoftMax", dstTensor, &sumTensor, &maxTensor, srcTensor, nullptr, tiling, softmaxShapeInfo, false);
+}
+// Without sum / max (the documented forms that return only the result).
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false, const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG,
+          typename Tiling>
+__aicore__ inline void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                               const Tiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
+    ::ascsim::softmax_impl<T, T>("SoftMax", dstTensor, nullptr, nullptr, srcTensor, &sharedTmpBuffer, tiling, softmaxShapeInfo, false);
+}
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false, const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG,
+          typename Tiling>
+__aicore__ inline void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const Tiling& tiling,
+                               const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
+    ::ascsim::softmax_impl<T, T>("SoftMax", dstTensor, nullptr, nullptr, srcTensor, nullptr, tiling, softmaxShapeInfo, false);
+}
+// half data with float sum / max (each row's statistic repeated over one 32 B block: 8 floats).
+template <typename T = half, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false,
+          const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG, typename Tiling>
+__aicore__ inline void SoftMax(const LocalTensor<half>& dstTensor, const LocalTensor<float>& sumTensor, const LocalTensor<float>& maxTensor,
+                               const LocalTensor<half>& srcTensor, const LocalTensor<uint8_t>& sharedTmpBuffer, const Tiling& tiling,
+                               const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
+    static_assert(!isDataFormatNZ, "ascsim: SoftMax with isDataFormatNZ = true (NZ format) is not simulated; only ND is");
+    ::ascsim::softmax_impl("SoftMax", dstTensor, &sumTensor, &maxTensor, srcTensor, &sharedTmpBuffer, tiling, softmaxShapeInfo, false);
+}
+template <typename T = half, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false,
+          const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG, typename Tiling>
+__aicore__ inline void SoftMax(const LocalTensor<half>& dstTensor, const LocalTensor<float>& sumTensor, const LocalTensor<float>& maxTensor,
+                               const LocalTensor<half>& srcTensor, const Tiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
+    static_assert(!isDataFormatNZ, "ascsim: SoftMax with isDataFormatNZ = true (NZ format) is not simulated; only ND is");
+    ::ascsim::softmax_impl("SoftMax", dstTensor, &sumTensor, &maxTensor, srcTensor, nullptr, tiling, softmaxShapeInfo, false);
 }
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false,
           const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG, typename Tiling>
@@ -111,14 +144,14 @@ __aicore__ inline void SimpleSoftMax(const LocalTensor<T>& dstTensor, const Loca
                                      const LocalTensor<T>& srcTensor, const LocalTensor<uint8_t>& sharedTmpBuffer, const Tiling& tiling,
                                      const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
     static_assert(!isDataFormatNZ, "ascsim: SimpleSoftMax with isDataFormatNZ = true (NZ format) is not simulated; only ND is");
-    ::ascsim::softmax_impl("SimpleSoftMax", dstTensor, inSumTensor, inMaxTensor, srcTensor, &sharedTmpBuffer, tiling, softmaxShapeInfo, true);
+    ::ascsim::softmax_impl("SimpleSoftMax", dstTensor, &inSumTensor, &inMaxTensor, srcTensor, &sharedTmpBuffer, tiling, softmaxShapeInfo, true);
 }
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false,
           const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG, typename Tiling>
 __aicore__ inline void SimpleSoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& inSumTensor, const LocalTensor<T>& inMaxTensor,
                                      const LocalTensor<T>& srcTensor, const Tiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
     static_assert(!isDataFormatNZ, "ascsim: SimpleSoftMax with isDataFormatNZ = true (NZ format) is not simulated; only ND is");
-    ::ascsim::softmax_impl("SimpleSoftMax", dstTensor, inSumTensor, inMaxTensor, srcTensor, nullptr, tiling, softmaxShapeInfo, true);
+    ::ascsim::softmax_impl("SimpleSoftMax", dstTensor, &inSumTensor, &inMaxTensor, srcTensor, nullptr, tiling, softmaxShapeInfo, true);
 }
 // SoftmaxGrad: dst = (grad - rowsum(grad * src)) * src; isFront: dst = rowsum(grad * src) repeated over a 32 B block.
 template <typename T, bool isReuseSource = false, bool isDataFormatNZ = false, typename Tiling>
